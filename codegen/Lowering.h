@@ -1,0 +1,54 @@
+//===- codegen/Lowering.h - AutoDiffItem -> __enzyme_* call ----*- C++ -*-===//
+//
+// Gives the target function of an item a body that calls
+// `__enzyme_autodiff_<target>` / `__enzyme_fwddiff_<target>`, as rustc does.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AUTODIFF_CODEGEN_LOWERING_H
+#define AUTODIFF_CODEGEN_LOWERING_H
+
+#include "frontend/Activity.h"
+#include "frontend/Parser.h"
+#include "frontend/Signature.h"
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+#include <optional>
+#include <vector>
+
+namespace llvm {
+class Function;
+class Module;
+} // namespace llvm
+
+namespace autodiff {
+
+/// An item as a host hands it over: the source-level signature is optional;
+/// without it each LLVM parameter of the source is one source parameter.
+struct LoweringRequest {
+  std::string source;
+  std::optional<SourceSignature> signature;
+  ParsedAttribute attr;
+};
+
+/// The signature codegen assumes when the host gave none: one parameter per
+/// LLVM parameter (double -> f64, float -> f32, iN -> integer, i1 -> bool,
+/// ptr -> `*mut` of unknown pointee), return likewise.
+SourceSignature SignatureFromLlvm(const llvm::Function &f);
+
+/// Validates `req` against the source in `m` and lowers it: synthesizes the
+/// target if missing, or replaces the body of an existing declaration or
+/// placeholder (including one returning through `sret`). Diagnostics name
+/// the source and target.
+absl::Status LowerAutoDiff(llvm::Module &m, const LoweringRequest &req);
+
+/// Reads `__attribute__((annotate("autodiff_reverse(d_f, ...)")))` requests
+/// from `llvm.global.annotations` (each becomes a request whose source is
+/// the annotated function) and removes the consumed entries.
+absl::StatusOr<std::vector<LoweringRequest>>
+CollectAnnotatedRequests(llvm::Module &m);
+
+} // namespace autodiff
+
+#endif // AUTODIFF_CODEGEN_LOWERING_H

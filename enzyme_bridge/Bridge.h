@@ -1,0 +1,32 @@
+//===- enzyme_bridge/Bridge.h - Differentiate __enzyme_* calls -*- C++ -*-===//
+//
+// The Enzyme-compatible entry point: finds every `__enzyme_fwddiff*` /
+// `__enzyme_autodiff*` call in a module, generates the derivative it asks
+// for (cached per request), and replaces the call by a call to it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AUTODIFF_ENZYME_BRIDGE_BRIDGE_H
+#define AUTODIFF_ENZYME_BRIDGE_BRIDGE_H
+
+#include "absl/status/status.h"
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace autodiff {
+
+struct BridgeOptions {
+  /// Remove `__enzyme_*` declarations that have no uses left.
+  bool erase_dead_declarations = true;
+};
+
+/// Differentiates every request in `m`. On failure the status (InvalidArgument
+/// for a malformed request, Unimplemented for an instruction without a
+/// derivative rule) has one line per problem, each naming the function and
+/// the instruction or call site; `m` may then be partly rewritten.
+absl::Status DifferentiateModule(llvm::Module &m, const BridgeOptions &opts);
+
+} // namespace autodiff
+
+#endif // AUTODIFF_ENZYME_BRIDGE_BRIDGE_H

@@ -1,0 +1,35 @@
+# lit configuration for IR, diagnostic and executed-program tests.
+import os
+import shutil
+
+import lit.formats
+
+config.name = "autodiff"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ll", ".c", ".test", ".rs", ".py"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt", "unit"]
+config.test_source_root = os.path.join(config.autodiff_src_root, "tests")
+config.test_exec_root = os.path.join(config.autodiff_obj_root, "tests")
+
+tools = config.llvm_tools_dir
+bin_dir = os.path.join(config.autodiff_obj_root, "bin")
+lib_dir = os.path.join(config.autodiff_obj_root, "lib")
+config.environment["PATH"] = os.pathsep.join([bin_dir, tools, config.environment.get("PATH", "")])
+
+config.substitutions.append(("%autodiff-opt", os.path.join(bin_dir, "autodiff-opt")))
+config.substitutions.append(("%plugin", os.path.join(lib_dir, "AutodiffPlugin.so")))
+config.substitutions.append(("%opt", os.path.join(tools, "opt")))
+config.substitutions.append(("%clang", os.path.join(tools, "clang")))
+config.substitutions.append(("%llvm-as", os.path.join(tools, "llvm-as")))
+config.substitutions.append(("%llvm-dis", os.path.join(tools, "llvm-dis")))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%testlib", os.path.join(config.test_source_root, "exec", "lib")))
+# Executed programs: compile C to IR, differentiate, link with libc/libm.
+config.substitutions.append(("%python-numba", "/usr/bin/python3.11"))
+
+rustc = shutil.which("rustc")
+if rustc:
+    config.available_features.add("rustc")
+    config.substitutions.append(("%rustc", rustc))
+if os.path.exists("/usr/lib/python3/dist-packages/numba"):
+    config.available_features.add("numba")
