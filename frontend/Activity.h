@@ -90,6 +90,9 @@ std::string_view ToString(DiffMode m);
 /// Parses an activity name as written by users (FakeActivitySize is not
 /// user-writable). Returns nullopt for an unknown name.
 std::optional<DiffActivityKind> ActivityFromString(std::string_view s);
+/// Spelling of one activity; a size marker shows its element size, e.g.
+/// "FakeActivitySize(8)" ("FakeActivitySize(?)" when unknown).
+std::string ToString(const DiffActivity &a);
 
 /// The attributes of one derivative function.
 struct AutoDiffAttrs {

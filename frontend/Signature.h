@@ -57,6 +57,10 @@ struct SourceType {
   uint32_t SizeInBytes() const;
   /// Spelling as written: "&[f64]", "*mut f32", "(f64, f64)", "usize".
   std::string ToString() const;
+
+  /// Structural equality (kind, bits, signedness and element types).
+  bool operator==(const SourceType &o) const;
+  bool operator!=(const SourceType &o) const { return !(*this == o); }
 };
 
 struct SourceParam {
