@@ -1,0 +1,269 @@
+//===- enzyme_bridge/RuleTable.cpp - The derivative rule table ------------===//
+//
+// Every derivative rule, as data. Each entry gives, per operand, the partial
+// derivative of the result with respect to that operand, written in the
+// expression language of RuleExpr.h:
+//
+//   X, Y      the operands (call arguments) 0 and 1
+//   R         the primal result
+//   C(v)      a constant; Call("cos", X) a math function by its libm name
+//   N(i)      integer operand i converted to floating point
+//   NoPartial the operand is not differentiable (an integer exponent)
+//
+// Forward mode sums partial x tangent over the operands; reverse mode
+// multiplies each partial by the adjoint of the result (RuleEmitter.cpp).
+// A partial of C(0) (rounding functions, the sign of copysign) marks a
+// floating-point operand whose derivative is zero almost everywhere.
+//
+//===----------------------------------------------------------------------===//
+#include "enzyme_bridge/RuleExpr.h"
+#include "enzyme_bridge/Rules.h"
+
+#include <deque>
+#include <mutex>
+#include <sstream>
+
+namespace autodiff {
+
+const RuleExpr *MakeRuleExpr(RuleExpr node) {
+  // A deque never moves its elements, so the pointers stay valid.
+  static std::mutex mutex;
+  static std::deque<RuleExpr> *nodes = new std::deque<RuleExpr>();
+  std::lock_guard<std::mutex> lock(mutex);
+  nodes->push_back(std::move(node));
+  return &nodes->back();
+}
+
+namespace {
+
+const char *CmpName(RuleCmp cmp) {
+  switch (cmp) {
+  case RuleCmp::EQ:
+    return "==";
+  case RuleCmp::NE:
+    return "!=";
+  case RuleCmp::LT:
+    return "<";
+  case RuleCmp::LE:
+    return "<=";
+  case RuleCmp::GT:
+    return ">";
+  case RuleCmp::GE:
+    return ">=";
+  }
+  return "?";
+}
+
+void Print(std::ostream &os, const RuleExpr &e) {
+  using Kind = RuleExpr::Kind;
+  auto binary = [&](const char *op) {
+    os << '(';
+    Print(os, *e.args[0]);
+    os << ' ' << op << ' ';
+    Print(os, *e.args[1]);
+    os << ')';
+  };
+  switch (e.kind) {
+  case Kind::Operand:
+    os << "Op" << e.index;
+    return;
+  case Kind::Result:
+    os << "Result";
+    return;
+  case Kind::Constant:
+    os << e.value;
+    return;
+  case Kind::IntToFP:
+    os << "sitofp(Op" << e.index << ')';
+    return;
+  case Kind::Neg:
+    os << "-";
+    Print(os, *e.args[0]);
+    return;
+  case Kind::Add:
+    return binary("+");
+  case Kind::Sub:
+    return binary("-");
+  case Kind::Mul:
+    return binary("*");
+  case Kind::Div:
+    return binary("/");
+  case Kind::Call:
+    os << e.callee << '(';
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      if (i)
+        os << ", ";
+      Print(os, *e.args[i]);
+    }
+    os << ')';
+    return;
+  case Kind::Select:
+    os << '(';
+    Print(os, *e.args[0]);
+    os << ' ' << CmpName(e.cmp) << ' ';
+    Print(os, *e.args[1]);
+    os << " ? ";
+    Print(os, *e.args[2]);
+    os << " : ";
+    Print(os, *e.args[3]);
+    os << ')';
+    return;
+  }
+}
+
+using namespace rule_expr;
+using Partials = std::vector<const RuleExpr *>;
+
+/// Collects the rules; one method per kind of name.
+class TableBuilder {
+public:
+  /// A floating-point instruction, by opcode name ("fadd").
+  void Instruction(const char *opcode, Partials p) { Add(opcode, p); }
+  /// An intrinsic, by name without overload suffix ("llvm.fma").
+  void Intrinsic(const char *name, Partials p) { Add(name, p); }
+  /// A libm function with its float (`f`) and long double (`l`) variants.
+  void Libm(const std::string &name, const Partials &p) {
+    Add(name, p);
+    Add(name + "f", p);
+    Add(name + "l", p);
+  }
+  /// A libm function and the intrinsic of the same name (llvm.<name>).
+  void Math(const std::string &name, const Partials &p) {
+    Add("llvm." + name, p);
+    Libm(name, p);
+  }
+
+  std::vector<DerivativeRule> Take() { return std::move(rules_); }
+
+private:
+  void Add(std::string name, Partials p) {
+    rules_.push_back(DerivativeRule{std::move(name), std::move(p)});
+  }
+  std::vector<DerivativeRule> rules_;
+};
+
+std::vector<DerivativeRule> BuildTable() {
+  const RuleExpr *X = Op(0), *Y = Op(1), *R = Result();
+  const RuleExpr *NoPartial = nullptr;
+  auto N = [](unsigned i) { return IntToFP(i); };
+
+  const double kLn2 = 0.69314718055994530942;
+  const double kLn10 = 2.30258509299404568402;
+  const double k2OverSqrtPi = 1.12837916709551257390;
+
+  TableBuilder t;
+
+  // Floating-point instructions. frem is a - trunc(a / b) * b.
+  t.Instruction("fneg", {C(-1)});
+  t.Instruction("fadd", {C(1), C(1)});
+  t.Instruction("fsub", {C(1), C(-1)});
+  t.Instruction("fmul", {Y, X});
+  t.Instruction("fdiv", {Div(C(1), Y), Neg(Div(R, Y))});
+  t.Instruction("frem", {C(1), Neg(Call("trunc", Div(X, Y)))});
+
+  // Fused multiply-add: x * y + z.
+  t.Intrinsic("llvm.fmuladd", {Y, X, C(1)});
+  t.Math("fma", {Y, X, C(1)});
+
+  // Roots and powers. For pow the partial in y is taken as 0 at x == 0
+  // (instead of 0 * log(0)). powi's exponent is an integer.
+  t.Math("sqrt", {Div(C(0.5), R)});
+  t.Libm("cbrt", {Div(C(1), Mul(C(3), Square(R)))});
+  t.Math("pow", {Mul(Y, Call("pow", X, Sub(Y, C(1)))),
+                 Select(RuleCmp::EQ, X, C(0), C(0),
+                        Mul(R, Call("log", X)))});
+  t.Intrinsic("llvm.powi",
+              {Mul(N(1), Call("pow", X, Sub(N(1), C(1)))), NoPartial});
+  t.Libm("hypot", {Div(X, R), Div(Y, R)});
+
+  // Exponentials and logarithms.
+  t.Math("exp", {R});
+  t.Math("exp2", {Mul(R, C(kLn2))});
+  t.Math("exp10", {Mul(R, C(kLn10))});
+  t.Libm("expm1", {Add(R, C(1))});
+  t.Math("log", {Div(C(1), X)});
+  t.Math("log2", {Div(C(1), Mul(X, C(kLn2)))});
+  t.Math("log10", {Div(C(1), Mul(X, C(kLn10)))});
+  t.Libm("log1p", {Div(C(1), Add(X, C(1)))});
+
+  // Scaling by a power of two: x * 2^n with an integer n.
+  const RuleExpr *TwoToN = Call("exp2", N(1));
+  t.Math("ldexp", {TwoToN, NoPartial});
+  t.Libm("scalbn", {TwoToN, NoPartial});
+  t.Libm("scalbln", {TwoToN, NoPartial});
+
+  // Trigonometric functions; atan2(y, x) has partials x / (x^2 + y^2) and
+  // -y / (x^2 + y^2).
+  const RuleExpr *InvSqrt1MinusX2 =
+      Div(C(1), Call("sqrt", Sub(C(1), Square(X))));
+  const RuleExpr *SumOfSquares = Add(Square(X), Square(Y));
+  t.Math("sin", {Call("cos", X)});
+  t.Math("cos", {Neg(Call("sin", X))});
+  t.Math("tan", {Add(C(1), Square(R))});
+  t.Math("asin", {InvSqrt1MinusX2});
+  t.Math("acos", {Neg(InvSqrt1MinusX2)});
+  t.Math("atan", {Div(C(1), Add(C(1), Square(X)))});
+  t.Math("atan2", {Div(Y, SumOfSquares), Neg(Div(X, SumOfSquares))});
+
+  // Hyperbolic functions.
+  t.Math("sinh", {Call("cosh", X)});
+  t.Math("cosh", {Call("sinh", X)});
+  t.Math("tanh", {Sub(C(1), Square(R))});
+  t.Libm("asinh", {Div(C(1), Call("sqrt", Add(Square(X), C(1))))});
+  t.Libm("acosh", {Div(C(1), Call("sqrt", Sub(Square(X), C(1))))});
+  t.Libm("atanh", {Div(C(1), Sub(C(1), Square(X)))});
+
+  // Error functions: d erf(x) = 2 / sqrt(pi) * exp(-x^2).
+  const RuleExpr *ExpMinusX2 = Call("exp", Neg(Square(X)));
+  t.Libm("erf", {Mul(C(k2OverSqrtPi), ExpMinusX2)});
+  t.Libm("erfc", {Mul(C(-k2OverSqrtPi), ExpMinusX2)});
+
+  // Sign and magnitude: the slope of |x| is the sign of x; copysign(x, s)
+  // has slope +-1 (whether the signs of x and s agree) and none in s.
+  const RuleExpr *SignX = Call("copysign", C(1), X);
+  t.Math("fabs", {SignX});
+  t.Math("copysign", {Mul(SignX, Call("copysign", C(1), Y)), C(0)});
+
+  // Minimum and maximum: the derivative of the chosen operand; on a tie the
+  // first operand is chosen. (A NaN operand makes the comparison false.)
+  const Partials Min = {Select(RuleCmp::LE, X, Y, C(1), C(0)),
+                        Select(RuleCmp::LE, X, Y, C(0), C(1))};
+  const Partials Max = {Select(RuleCmp::GE, X, Y, C(1), C(0)),
+                        Select(RuleCmp::GE, X, Y, C(0), C(1))};
+  t.Intrinsic("llvm.minnum", Min);
+  t.Intrinsic("llvm.minimum", Min);
+  t.Intrinsic("llvm.minimumnum", Min);
+  t.Libm("fmin", Min);
+  t.Intrinsic("llvm.maxnum", Max);
+  t.Intrinsic("llvm.maximum", Max);
+  t.Intrinsic("llvm.maximumnum", Max);
+  t.Libm("fmax", Max);
+
+  // Rounding: piecewise constant, so zero derivative almost everywhere.
+  for (const char *name :
+       {"floor", "ceil", "trunc", "round", "roundeven", "rint", "nearbyint"})
+    t.Math(name, {C(0)});
+
+  // Remainders: x - q * y, with q = trunc(x / y) for fmod and the nearest
+  // integer (ties to even) for remainder.
+  t.Libm("fmod", {C(1), Neg(Call("trunc", Div(X, Y)))});
+  t.Libm("remainder", {C(1), Neg(Call("roundeven", Div(X, Y)))});
+
+  return t.Take();
+}
+
+} // namespace
+
+std::string RuleExprToString(const RuleExpr &e) {
+  std::ostringstream os;
+  Print(os, e);
+  return os.str();
+}
+
+llvm::ArrayRef<DerivativeRule> AllRules() {
+  static const std::vector<DerivativeRule> *table =
+      new std::vector<DerivativeRule>(BuildTable());
+  return *table;
+}
+
+} // namespace autodiff
