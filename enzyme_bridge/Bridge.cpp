@@ -1,27 +1,278 @@
 //===- enzyme_bridge/Bridge.cpp - Differentiate __enzyme_* calls ----------===//
 //
-// Initial version: recognizes requests and reports that differentiation is
-// not available yet. Replaced by the forward-mode core.
+// Collects every request call in the module, parses it into a request,
+// generates the derivative through the cache, and replaces the call by a
+// call to the derivative whose result is re-packed into what the call site
+// declared (a scalar, a struct or array of leaves in any nesting, or an
+// sret buffer). Finally removes the request declarations and marker
+// globals (and dead loads of them) so the output links with libc alone.
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Bridge.h"
 
+#include "enzyme_bridge/CallSite.h"
+#include "enzyme_bridge/DerivativeCache.h"
+#include "enzyme_bridge/Diagnostics.h"
+#include "support/StatusMacros.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 
-namespace autodiff {
+using namespace llvm;
 
-absl::Status DifferentiateModule(llvm::Module &m, const BridgeOptions &) {
-  for (llvm::Function &f : m)
-    for (llvm::BasicBlock &bb : f)
-      for (llvm::Instruction &i : bb)
-        if (auto *cb = llvm::dyn_cast<llvm::CallBase>(&i))
-          if (llvm::Function *callee = cb->getCalledFunction())
-            if (callee->getName().contains("__enzyme_"))
-              return absl::UnimplementedError(
-                  "in function `" + f.getName().str() + "`: call to `" +
-                  callee->getName().str() +
-                  "`: the differentiation core cannot differentiate yet");
+namespace autodiff {
+namespace {
+
+/// Scalar leaves of an aggregate/vector type, in memory order.
+void LeafTypes(Type *t, SmallVectorImpl<Type *> &out) {
+  if (auto *st = dyn_cast<StructType>(t)) {
+    for (Type *e : st->elements())
+      LeafTypes(e, out);
+  } else if (auto *at = dyn_cast<ArrayType>(t)) {
+    for (uint64_t i = 0; i < at->getNumElements(); ++i)
+      LeafTypes(at->getElementType(), out);
+  } else if (auto *vt = dyn_cast<FixedVectorType>(t)) {
+    for (unsigned i = 0; i < vt->getNumElements(); ++i)
+      out.push_back(vt->getElementType());
+  } else {
+    out.push_back(t);
+  }
+}
+
+void Leaves(IRBuilder<> &b, Value *v, SmallVectorImpl<Value *> &out) {
+  Type *t = v->getType();
+  if (auto *st = dyn_cast<StructType>(t)) {
+    for (unsigned i = 0; i < st->getNumElements(); ++i)
+      Leaves(b, b.CreateExtractValue(v, {i}), out);
+  } else if (auto *at = dyn_cast<ArrayType>(t)) {
+    for (unsigned i = 0; i < at->getNumElements(); ++i)
+      Leaves(b, b.CreateExtractValue(v, {i}), out);
+  } else if (auto *vt = dyn_cast<FixedVectorType>(t)) {
+    for (unsigned i = 0; i < vt->getNumElements(); ++i)
+      out.push_back(b.CreateExtractElement(v, i));
+  } else {
+    out.push_back(v);
+  }
+}
+
+Value *Build(IRBuilder<> &b, Type *t, ArrayRef<Value *> leaves, size_t &pos) {
+  if (auto *st = dyn_cast<StructType>(t)) {
+    Value *agg = PoisonValue::get(t);
+    for (unsigned i = 0; i < st->getNumElements(); ++i)
+      agg = b.CreateInsertValue(agg, Build(b, st->getElementType(i), leaves,
+                                           pos),
+                                {i});
+    return agg;
+  }
+  if (auto *at = dyn_cast<ArrayType>(t)) {
+    Value *agg = PoisonValue::get(t);
+    for (unsigned i = 0; i < at->getNumElements(); ++i)
+      agg = b.CreateInsertValue(
+          agg, Build(b, at->getElementType(), leaves, pos), {i});
+    return agg;
+  }
+  if (auto *vt = dyn_cast<FixedVectorType>(t)) {
+    Value *vec = PoisonValue::get(t);
+    for (unsigned i = 0; i < vt->getNumElements(); ++i)
+      vec = b.CreateInsertElement(vec, leaves[pos++], i);
+    return vec;
+  }
+  return leaves[pos++];
+}
+
+std::string TypeName(Type *t) {
+  std::string s;
+  raw_string_ostream os(s);
+  t->print(os);
+  return s;
+}
+
+/// Converts a call operand to the parameter type it stands for: C variadic
+/// calls promote float to double and small integers to int.
+absl::StatusOr<Value *> Coerce(IRBuilder<> &b, Value *v, Type *to,
+                               const RequestCall &rc, unsigned param) {
+  Type *from = v->getType();
+  if (from == to)
+    return v;
+  if (from->isFloatingPointTy() && to->isFloatingPointTy())
+    return b.CreateFPCast(v, to);
+  if (from->isIntegerTy() && to->isIntegerTy())
+    return b.CreateSExtOrTrunc(v, to);
+  if (from->isPointerTy() && to->isPointerTy())
+    return b.CreatePointerBitCastOrAddrSpaceCast(v, to);
+  const DataLayout &dl = rc.call->getModule()->getDataLayout();
+  if (from->isSized() && to->isSized() &&
+      dl.getTypeStoreSize(from) == dl.getTypeStoreSize(to) &&
+      !from->isAggregateType() && !to->isAggregateType() &&
+      !from->isPointerTy() && !to->isPointerTy())
+    return b.CreateBitCast(v, to);
+  return ErrorAt(absl::StatusCode::kInvalidArgument, *rc.call,
+                 "parameter " + std::to_string(param) + " of `" +
+                     rc.request.fn->getName().str() + "` has type `" +
+                     TypeName(to) + "`, but the call passes `" +
+                     ValueToString(*v) + "`");
+}
+
+/// Replaces the request call by a call to `df`.
+absl::Status ReplaceRequestCall(const RequestCall &rc, Function &df) {
+  CallBase &call = *rc.call;
+  const DiffRequest &r = rc.request;
+  IRBuilder<> b(&call);
+  SmallVector<Value *, 8> args;
+  FunctionType *fty = r.fn->getFunctionType();
+  for (unsigned i = 0; i < r.args.size(); ++i) {
+    Type *pt = fty->getParamType(i);
+    AD_ASSIGN_OR_RETURN(Value * p, Coerce(b, rc.primals[i], pt, rc, i));
+    args.push_back(p);
+    if (r.IsActive(i))
+      for (Value *s : rc.shadows[i]) {
+        AD_ASSIGN_OR_RETURN(Value * sv, Coerce(b, s, pt, rc, i));
+        args.push_back(sv);
+      }
+  }
+
+  // Check the result layout before changing anything.
+  Type *want = rc.result_type;
+  Type *have = df.getReturnType();
+  SmallVector<Type *, 8> wantLeaves, haveLeaves;
+  if (!want->isVoidTy())
+    LeafTypes(want, wantLeaves);
+  if (!have->isVoidTy())
+    LeafTypes(have, haveLeaves);
+  const DataLayout &dl = call.getModule()->getDataLayout();
+  bool sameLeaves = wantLeaves == haveLeaves;
+  bool sameSize = !want->isVoidTy() && !have->isVoidTy() &&
+                  dl.getTypeStoreSize(want) == dl.getTypeStoreSize(have);
+  if (!want->isVoidTy() && !sameLeaves && !sameSize) {
+    std::string leaves;
+    for (Type *t : haveLeaves)
+      leaves += (leaves.empty() ? "" : ", ") + TypeName(t);
+    return ErrorAt(absl::StatusCode::kInvalidArgument, call,
+                   "the call expects `" + TypeName(want) +
+                       "`, but the derivative of `" + r.fn->getName().str() +
+                       "` (" + r.ToString() + ") returns " +
+                       (leaves.empty() ? std::string("nothing")
+                                       : "(" + leaves + ")"));
+  }
+
+  Value *result;
+  BasicBlock *cont = nullptr;
+  if (auto *inv = dyn_cast<InvokeInst>(&call)) {
+    // Unpack the result in a block of its own on the normal edge.
+    BasicBlock *normal = inv->getNormalDest();
+    cont = BasicBlock::Create(call.getContext(), "enzyme.cont",
+                              call.getFunction(), normal);
+    InvokeInst *ni =
+        b.CreateInvoke(&df, cont, inv->getUnwindDest(), args);
+    IRBuilder<>(cont).CreateBr(normal);
+    normal->replacePhiUsesWith(inv->getParent(), cont);
+    result = ni;
+    b.SetInsertPoint(cont->getTerminator());
+  } else {
+    result = b.CreateCall(&df, args);
+  }
+  cast<Instruction>(result)->setDebugLoc(call.getDebugLoc());
+
+  Value *out = nullptr;
+  if (!want->isVoidTy()) {
+    if (sameLeaves) {
+      SmallVector<Value *, 8> leaves;
+      Leaves(b, result, leaves);
+      size_t pos = 0;
+      out = Build(b, want, leaves, pos);
+    } else {
+      // Same size, other shape (e.g. a C struct coerced to integers):
+      // re-read through memory.
+      AllocaInst *tmp = b.CreateAlloca(have);
+      b.CreateStore(result, tmp);
+      out = b.CreateLoad(want, tmp);
+    }
+    if (rc.sret)
+      b.CreateStore(out, rc.sret);
+  }
+  if (!call.getType()->isVoidTy())
+    call.replaceAllUsesWith(out ? out : PoisonValue::get(call.getType()));
+  call.eraseFromParent();
+  return absl::OkStatus();
+}
+
+/// Removes request declarations, dead loads of marker globals, and unused
+/// marker globals.
+void CleanUp(Module &m) {
+  SmallVector<Instruction *, 16> deadLoads;
+  for (GlobalVariable &gv : m.globals())
+    if (MarkerName(&gv))
+      for (User *u : gv.users())
+        if (auto *l = dyn_cast<LoadInst>(u))
+          if (l->use_empty())
+            deadLoads.push_back(l);
+  for (Instruction *l : deadLoads)
+    l->eraseFromParent();
+  SmallVector<GlobalValue *, 16> dead;
+  for (GlobalVariable &gv : m.globals())
+    if (MarkerName(&gv) && gv.isDeclaration() && gv.use_empty())
+      dead.push_back(&gv);
+  for (Function &f : m)
+    if (f.isDeclaration() && f.use_empty() &&
+        (f.getName().contains("__enzyme_fwddiff") ||
+         f.getName().contains("__enzyme_autodiff")))
+      dead.push_back(&f);
+  for (GlobalValue *g : dead)
+    g->eraseFromParent();
+}
+
+} // namespace
+
+absl::Status DifferentiateModule(Module &m, const BridgeOptions &opts) {
+  SmallVector<CallBase *, 16> calls;
+  for (Function &f : m)
+    for (BasicBlock &bb : f)
+      for (Instruction &i : bb)
+        if (auto *cb = dyn_cast<CallBase>(&i))
+          if (RequestModeOf(*cb))
+            calls.push_back(cb);
+
+  std::vector<std::string> errors;
+  SmallVector<RequestCall, 16> parsed;
+  for (CallBase *cb : calls) {
+    absl::StatusOr<RequestCall> rc = ParseRequestCall(*cb);
+    if (!rc.ok()) {
+      errors.push_back(std::string(rc.status().message()));
+      continue;
+    }
+    parsed.push_back(*rc);
+  }
+
+  DerivativeCache cache(m);
+  absl::StatusCode code = absl::StatusCode::kInvalidArgument;
+  SmallVector<std::pair<RequestCall *, Function *>, 16> todo;
+  for (RequestCall &rc : parsed) {
+    absl::StatusOr<Function *> df = cache.Get(rc.request);
+    if (!df.ok()) {
+      code = df.status().code();
+      errors.push_back(DescribePlace(*rc.call) + ": " +
+                       std::string(df.status().message()));
+      continue;
+    }
+    todo.push_back({&rc, *df});
+  }
+  if (errors.empty()) {
+    absl::Status st = cache.Drain();
+    if (!st.ok())
+      return st;
+  }
+  if (!errors.empty()) {
+    std::string msg;
+    for (const std::string &e : errors)
+      msg += (msg.empty() ? "" : "\n") + e;
+    return absl::Status(code, msg);
+  }
+  for (auto &[rc, df] : todo)
+    AD_RETURN_IF_ERROR(ReplaceRequestCall(*rc, *df));
+  if (opts.erase_dead_declarations)
+    CleanUp(m);
   return absl::OkStatus();
 }
 

@@ -1,0 +1,231 @@
+//===- enzyme_bridge/ActivityAnalysis.cpp - What can carry a derivative ---===//
+//
+// Two fixpoints over the SSA graph and memory:
+//  - varied, forward from the active arguments: an instruction is varied if
+//    an operand is; a store of a varied value makes the underlying objects
+//    of its pointer varied (their memory is active), so loads through them
+//    are varied; a call with varied operands makes its pointer arguments'
+//    objects varied (the callee may write active data through them).
+//    Integer results are varied only where they may move raw bits of
+//    active memory (loads, phis, selects, casts from pointers).
+//  - useful, backward from the active outputs: the return, every store and
+//    memory transfer into active memory, and the operands of calls that are
+//    not known to be inactive.
+//
+//===----------------------------------------------------------------------===//
+#include "enzyme_bridge/ActivityAnalysis.h"
+
+#include "enzyme_bridge/KnownFunctions.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace autodiff {
+
+bool CarriesDerivative(const Type *t) {
+  if (t->isFPOrFPVectorTy() || t->isPtrOrPtrVectorTy())
+    return true;
+  if (const auto *st = dyn_cast<StructType>(t)) {
+    for (const Type *e : st->elements())
+      if (CarriesDerivative(e))
+        return true;
+    return false;
+  }
+  if (const auto *at = dyn_cast<ArrayType>(t))
+    return CarriesDerivative(at->getElementType());
+  return false;
+}
+
+/// Integer results that may carry raw bits of active memory.
+static bool MovesRawBits(const Instruction &i) {
+  return isa<LoadInst>(i) || isa<PHINode>(i) || isa<SelectInst>(i) ||
+         isa<PtrToIntInst>(i) || isa<BitCastInst>(i) ||
+         isa<ExtractValueInst>(i) || isa<ExtractElementInst>(i) ||
+         isa<FreezeInst>(i);
+}
+
+namespace {
+
+class Solver {
+public:
+  Solver(const Function &f, SmallPtrSetImpl<const Value *> &varied,
+         SmallPtrSetImpl<const Value *> &useful)
+      : f_(f), varied_(varied), useful_(useful) {}
+
+  void Vary(const Value *v) {
+    if (isa<Constant>(v) && !isa<GlobalValue>(v))
+      return;
+    if (varied_.insert(v).second)
+      work_.push_back(v);
+  }
+
+  /// Marks the objects `ptr` may point into as holding active data.
+  void VaryMemory(const Value *ptr) {
+    SmallVector<const Value *, 4> objs;
+    getUnderlyingObjects(ptr, objs);
+    for (const Value *o : objs)
+      Vary(o);
+    Vary(ptr);
+  }
+
+  void SolveVaried() {
+    while (!work_.empty()) {
+      const Value *v = work_.pop_back_val();
+      for (const User *u : v->users()) {
+        const auto *i = dyn_cast<Instruction>(u);
+        if (!i || i->getFunction() != &f_)
+          continue;
+        VisitUserOfVaried(*i, v);
+      }
+    }
+  }
+
+  void VisitUserOfVaried(const Instruction &i, const Value *v) {
+    if (const auto *st = dyn_cast<StoreInst>(&i)) {
+      if (st->getValueOperand() == v)
+        VaryMemory(st->getPointerOperand());
+      return;
+    }
+    if (const auto *call = dyn_cast<CallBase>(&i)) {
+      if (IsInactiveCall(*call))
+        return;
+      if (const auto *mt = dyn_cast<MemTransferInst>(call)) {
+        if (v == mt->getSource())
+          VaryMemory(mt->getDest());
+        return;
+      }
+      if (isa<MemSetInst>(call))
+        return;
+      AllocKind ak = ClassifyAllocation(*call);
+      if (ak == AllocKind::Free)
+        return;
+      // The callee may store active data through any pointer it gets.
+      for (const Use &a : call->args())
+        if (a->getType()->isPtrOrPtrVectorTy())
+          VaryMemory(a.get());
+      if (!call->getType()->isVoidTy())
+        Vary(call);
+      return;
+    }
+    if (isa<CmpInst>(i) || isa<FPToSIInst>(i) || isa<FPToUIInst>(i))
+      return;
+    if (i.getType()->isVoidTy())
+      return;
+    if (!CarriesDerivative(i.getType()) && !MovesRawBits(i))
+      return;
+    // A load through a varied pointer reads active memory; other
+    // instructions are varied through any operand.
+    Vary(&i);
+  }
+
+  void MarkUseful(const Value *v) {
+    if (isa<Constant>(v) && !isa<GlobalValue>(v))
+      return;
+    if (useful_.insert(v).second)
+      work_.push_back(v);
+  }
+
+  void SeedUseful(bool active_return) {
+    for (const Instruction &i : instructions(f_)) {
+      if (const auto *ret = dyn_cast<ReturnInst>(&i)) {
+        if (active_return && ret->getReturnValue())
+          MarkUseful(ret->getReturnValue());
+      } else if (const auto *st = dyn_cast<StoreInst>(&i)) {
+        // Stores into active memory, and any store of an active pointer.
+        MarkUseful(st);
+      } else if (const auto *call = dyn_cast<CallBase>(&i)) {
+        if (!IsInactiveCall(*call))
+          MarkUseful(call);
+      }
+    }
+    while (!work_.empty()) {
+      const Value *v = work_.pop_back_val();
+      const auto *i = dyn_cast<Instruction>(v);
+      if (!i)
+        continue;
+      for (const llvm::Use &op : i->operands())
+        MarkUseful(op.get());
+      // A loaded value is useful, so the memory it reads is: every store
+      // into objects it may read is already a seed.
+    }
+    // Every varied pointer is useful: its shadow is needed for stores.
+    for (const Value *v : varied_)
+      if (v->getType()->isPtrOrPtrVectorTy())
+        useful_.insert(v);
+  }
+
+private:
+  const Function &f_;
+  SmallPtrSetImpl<const Value *> &varied_;
+  SmallPtrSetImpl<const Value *> &useful_;
+  SmallVector<const Value *, 32> work_;
+};
+
+} // namespace
+
+ActivityInfo ActivityInfo::Compute(const Function &f,
+                                   ArrayRef<const Argument *> active_args,
+                                   bool active_return) {
+  ActivityInfo info;
+  info.f_ = &f;
+  Solver s(f, info.varied_, info.useful_);
+  for (const Argument *a : active_args)
+    s.Vary(a);
+  // Globals that carry a shadow (`!enzyme_shadow`) hold active data.
+  for (const Instruction &i : instructions(f))
+    for (const Value *op : i.operands())
+      if (const auto *gv =
+              dyn_cast<GlobalVariable>(op->stripPointerCasts()))
+        if (gv->getMetadata("enzyme_shadow"))
+          s.Vary(gv);
+  s.SolveVaried();
+  s.SeedUseful(active_return);
+  return info;
+}
+
+void ActivityInfo::Print(raw_ostream &os) const {
+  auto Describe = [&](const Value &v) {
+    if (IsActive(&v))
+      return "active";
+    if (!IsVaried(&v))
+      return "inactive (does not depend on an active input)";
+    return "inactive (reaches no active output)";
+  };
+  os << "activity of " << f_->getName() << ":\n";
+  for (const Argument &a : f_->args()) {
+    os << "  arg ";
+    a.printAsOperand(os, /*PrintType=*/true);
+    os << ": " << Describe(a) << "\n";
+  }
+  for (const Instruction &i : instructions(*f_)) {
+    if (i.getType()->isVoidTy() && !isa<StoreInst>(i) && !isa<CallBase>(i))
+      continue;
+    os << "  ";
+    i.print(os);
+    os << " ; " << Describe(i) << "\n";
+  }
+}
+
+PreservedAnalyses ActivityPrinterPass::run(Module &m,
+                                           ModuleAnalysisManager &) {
+  for (const Function &f : m) {
+    if (f.isDeclaration())
+      continue;
+    SmallVector<const Argument *, 8> active;
+    for (const Argument &a : f.args())
+      if (CarriesDerivative(a.getType()))
+        active.push_back(&a);
+    bool ret = CarriesDerivative(f.getReturnType());
+    ActivityInfo::Compute(f, active, ret).Print(os_);
+  }
+  return PreservedAnalyses::all();
+}
+
+} // namespace autodiff

@@ -1,0 +1,288 @@
+//===- enzyme_bridge/CallSite.cpp - Parsing __enzyme_* calls --------------===//
+//
+// Operands after the function are read left to right: a marker (in any of
+// its three forms) sets the activity of the next parameter; a parameter
+// without marker gets the convention's default (integers const, floats dup
+// in forward mode and out in reverse mode, pointers dup). Option markers
+// (`enzyme_width N`, `enzyme_primal_return`, ...) may appear before the
+// first parameter.
+//
+//===----------------------------------------------------------------------===//
+#include "enzyme_bridge/CallSite.h"
+
+#include "enzyme_bridge/Diagnostics.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace autodiff {
+
+std::optional<Mode> RequestModeOf(const CallBase &call) {
+  const Value *callee = call.getCalledOperand()->stripPointerCasts();
+  const auto *f = dyn_cast<Function>(callee);
+  if (!f)
+    return std::nullopt;
+  StringRef name = f->getName();
+  if (name.contains("__enzyme_fwddiff"))
+    return Mode::Forward;
+  if (name.contains("__enzyme_autodiff"))
+    return Mode::Reverse;
+  return std::nullopt;
+}
+
+/// Strips LLVM's ".N" uniquing suffix from a global's name.
+static StringRef StripUniquingSuffix(StringRef name) {
+  size_t dot = name.rfind('.');
+  if (dot != StringRef::npos && dot + 1 < name.size() &&
+      name.drop_front(dot + 1).find_first_not_of("0123456789") ==
+          StringRef::npos)
+    return name.take_front(dot);
+  return name;
+}
+
+std::optional<std::string> MarkerName(const Value *v) {
+  if (!v)
+    return std::nullopt;
+  if (const auto *mav = dyn_cast<MetadataAsValue>(v)) {
+    if (const auto *s = dyn_cast<MDString>(mav->getMetadata()))
+      if (s->getString().starts_with("enzyme_"))
+        return s->getString().str();
+    return std::nullopt;
+  }
+  const Value *stripped = v->stripPointerCasts();
+  if (const auto *load = dyn_cast<LoadInst>(stripped))
+    stripped = load->getPointerOperand()->stripPointerCasts();
+  if (const auto *gv = dyn_cast<GlobalVariable>(stripped)) {
+    StringRef name = StripUniquingSuffix(gv->getName());
+    if (name.starts_with("enzyme_"))
+      return name.str();
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+/// Reads operands of one request call.
+class Reader {
+public:
+  explicit Reader(CallBase &call) : call_(call) {
+    begin_ = 0;
+    // An sret result pointer comes first (clang for large struct returns).
+    if (call.arg_size() > 0 && call.paramHasAttr(0, Attribute::StructRet))
+      begin_ = 1;
+    pos_ = begin_ + 1; // Skip the function.
+  }
+
+  absl::Status Error(const std::string &msg) const {
+    return ErrorAt(absl::StatusCode::kInvalidArgument, call_, msg);
+  }
+
+  bool AtEnd() const { return pos_ >= call_.arg_size(); }
+  Value *Peek() const { return call_.getArgOperand(pos_); }
+  Value *Next() { return call_.getArgOperand(pos_++); }
+  unsigned Pos() const { return pos_; }
+  unsigned Begin() const { return begin_; }
+
+private:
+  CallBase &call_;
+  unsigned begin_;
+  unsigned pos_;
+};
+
+enum class MarkerKind {
+  Const,
+  Dup,
+  DupNoNeed,
+  Out,
+  Width,
+  PrimalReturn,
+  ConstReturn,
+  NoReturn,
+  Seed,
+  Allocated,
+  Tape,
+  Unknown,
+};
+
+MarkerKind ClassifyMarker(StringRef name) {
+  return StringSwitch<MarkerKind>(name)
+      .Case("enzyme_const", MarkerKind::Const)
+      .Case("enzyme_dup", MarkerKind::Dup)
+      .Case("enzyme_dupnoneed", MarkerKind::DupNoNeed)
+      .Case("enzyme_out", MarkerKind::Out)
+      .Case("enzyme_width", MarkerKind::Width)
+      .Case("enzyme_primal_return", MarkerKind::PrimalReturn)
+      .Case("enzyme_const_return", MarkerKind::ConstReturn)
+      .Case("enzyme_noret", MarkerKind::NoReturn)
+      .Case("enzyme_seed", MarkerKind::Seed)
+      .Case("enzyme_allocated", MarkerKind::Allocated)
+      .Case("enzyme_tape", MarkerKind::Tape)
+      .Default(MarkerKind::Unknown);
+}
+
+bool IsFloatLike(Type *t) { return t->getScalarType()->isFloatingPointTy(); }
+
+} // namespace
+
+absl::StatusOr<RequestCall> ParseRequestCall(CallBase &call) {
+  RequestCall rc;
+  rc.call = &call;
+  std::optional<Mode> mode = RequestModeOf(call);
+  Reader r(call);
+  if (!mode)
+    return r.Error("not a differentiation request");
+  rc.request.mode = *mode;
+  const char *entry =
+      *mode == Mode::Forward ? "__enzyme_fwddiff" : "__enzyme_autodiff";
+
+  if (call.arg_size() <= r.Begin())
+    return r.Error(std::string("call to ") + entry +
+                   " has no function to differentiate");
+  Value *fnOperand = call.getArgOperand(r.Begin())->stripPointerCasts();
+  if (auto *alias = dyn_cast<GlobalAlias>(fnOperand))
+    fnOperand = alias->getAliasee()->stripPointerCasts();
+  auto *fn = dyn_cast<Function>(fnOperand);
+  if (!fn)
+    return r.Error(std::string("the first argument of ") + entry +
+                   " must be a function, found `" +
+                   ValueToString(*call.getArgOperand(r.Begin())) + "`");
+  if (fn->isDeclaration())
+    return r.Error("cannot differentiate `" + fn->getName().str() +
+                   "`: it is only declared in this module (no body)");
+  rc.request.fn = fn;
+  if (r.Begin() == 1) {
+    rc.sret = call.getArgOperand(0);
+    rc.result_type = call.getParamStructRetType(0);
+  } else {
+    rc.result_type = call.getType();
+  }
+
+  bool constReturn = false, noReturn = false, seenParam = false;
+  unsigned width = 1;
+  FunctionType *fty = fn->getFunctionType();
+  unsigned nparams = fty->getNumParams();
+  rc.primals.resize(nparams);
+  rc.shadows.resize(nparams);
+  rc.request.args.resize(nparams, ArgActivity::Const);
+
+  unsigned param = 0;
+  while (!r.AtEnd()) {
+    Value *v = r.Next();
+    std::optional<std::string> marker = MarkerName(v);
+    std::optional<ArgActivity> act;
+    if (marker) {
+      switch (ClassifyMarker(*marker)) {
+      case MarkerKind::Unknown:
+        return r.Error("unknown marker `" + *marker + "` (operand " +
+                       std::to_string(r.Pos() - 1) + ")");
+      case MarkerKind::Width: {
+        if (r.AtEnd())
+          return r.Error("enzyme_width must be followed by a constant width");
+        auto *ci = dyn_cast<ConstantInt>(r.Next());
+        if (!ci || ci->isZero() || ci->getZExtValue() > 64)
+          return r.Error(
+              "enzyme_width must be followed by a constant between 1 and 64");
+        if (seenParam)
+          return r.Error("enzyme_width must come before the arguments");
+        width = static_cast<unsigned>(ci->getZExtValue());
+        continue;
+      }
+      case MarkerKind::PrimalReturn:
+        rc.request.return_primal = true;
+        continue;
+      case MarkerKind::ConstReturn:
+        constReturn = true;
+        continue;
+      case MarkerKind::NoReturn:
+        noReturn = true;
+        continue;
+      case MarkerKind::Seed:
+        if (r.AtEnd())
+          return r.Error("enzyme_seed must be followed by the seed value");
+        rc.seed = r.Next();
+        continue;
+      case MarkerKind::Allocated:
+      case MarkerKind::Tape:
+        return r.Error("`" + *marker +
+                       "` is only valid with __enzyme_augmentfwd / "
+                       "__enzyme_reverse");
+      case MarkerKind::Const:
+        act = ArgActivity::Const;
+        break;
+      case MarkerKind::Dup:
+        act = ArgActivity::Dup;
+        break;
+      case MarkerKind::DupNoNeed:
+        act = ArgActivity::DupNoNeed;
+        break;
+      case MarkerKind::Out:
+        act = ArgActivity::Out;
+        break;
+      }
+      if (r.AtEnd())
+        return r.Error("marker `" + *marker + "` is not followed by a value");
+      v = r.Next();
+    }
+    seenParam = true;
+    if (param >= nparams)
+      return r.Error("too many arguments: `" + fn->getName().str() +
+                     "` takes " + std::to_string(nparams) +
+                     " parameters; extra operand `" + ValueToString(*v) +
+                     "`");
+    Type *pty = fty->getParamType(param);
+    if (!act) {
+      // The convention's defaults.
+      if (pty->isIntOrIntVectorTy())
+        act = ArgActivity::Const;
+      else if (IsFloatLike(pty))
+        act = *mode == Mode::Forward ? ArgActivity::Dup : ArgActivity::Out;
+      else
+        act = ArgActivity::Dup;
+    }
+    if (*act == ArgActivity::Out && *mode == Mode::Forward)
+      return r.Error("enzyme_out is not valid in forward mode (parameter " +
+                     std::to_string(param) + " of `" + fn->getName().str() +
+                     "`); use enzyme_dup with a tangent");
+    if (*act == ArgActivity::Out && !IsFloatLike(pty) &&
+        !pty->isStructTy() && !pty->isArrayTy())
+      return r.Error("enzyme_out on parameter " + std::to_string(param) +
+                     " of `" + fn->getName().str() + "`, which has type `" +
+                     ValueToString(*Constant::getNullValue(pty)) +
+                     "`; only floating-point values can be active");
+    rc.request.args[param] = *act;
+    rc.primals[param] = v;
+    if (*act == ArgActivity::Dup || *act == ArgActivity::DupNoNeed) {
+      for (unsigned k = 0; k < width; ++k) {
+        if (r.AtEnd() || MarkerName(r.Peek()))
+          return r.Error("missing shadow " + std::to_string(k + 1) + " of " +
+                         std::to_string(width) + " for parameter " +
+                         std::to_string(param) + " of `" +
+                         fn->getName().str() + "`");
+        rc.shadows[param].push_back(r.Next());
+      }
+    }
+    ++param;
+  }
+  if (param < nparams)
+    return r.Error("too few arguments: `" + fn->getName().str() + "` takes " +
+                   std::to_string(nparams) + " parameters, the call passes " +
+                   std::to_string(param));
+  rc.request.width = width;
+  Type *retTy = fty->getReturnType();
+  bool differentiableRet = !retTy->isVoidTy() && !retTy->isIntOrIntVectorTy();
+  rc.request.return_tangent =
+      *mode == Mode::Forward && differentiableRet && !constReturn && !noReturn;
+  if (noReturn)
+    rc.request.return_primal = false;
+  if (retTy->isVoidTy())
+    rc.request.return_primal = false;
+  return rc;
+}
+
+} // namespace autodiff

@@ -1,0 +1,58 @@
+//===- enzyme_bridge/CallSite.h - Parsing __enzyme_* calls -----*- C++ -*-===//
+//
+// Recognizes request calls (`__enzyme_fwddiff*`, `__enzyme_autodiff*`, also
+// through invoke and behind casts) and reads their markers in the three
+// forms compilers emit: metadata strings, marker globals passed as values,
+// and loads of marker globals.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AUTODIFF_ENZYME_BRIDGE_CALLSITE_H
+#define AUTODIFF_ENZYME_BRIDGE_CALLSITE_H
+
+#include "enzyme_bridge/Request.h"
+
+#include "absl/status/statusor.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <string>
+
+namespace llvm {
+class CallBase;
+class Type;
+class Value;
+} // namespace llvm
+
+namespace autodiff {
+
+/// The request mode of `call`'s callee, if it is a request.
+std::optional<Mode> RequestModeOf(const llvm::CallBase &call);
+
+/// The marker a value spells ("enzyme_dup"), if it is one.
+std::optional<std::string> MarkerName(const llvm::Value *v);
+
+/// A parsed request call site.
+struct RequestCall {
+  llvm::CallBase *call = nullptr;
+  DiffRequest request;
+  /// Per parameter of request.fn: the primal operand (not yet coerced to
+  /// the parameter type) and its shadows (one per lane for Dup/DupNoNeed).
+  llvm::SmallVector<llvm::Value *, 8> primals;
+  llvm::SmallVector<llvm::SmallVector<llvm::Value *, 4>, 8> shadows;
+  /// Reverse mode: `enzyme_seed` operand (our extension), if given.
+  llvm::Value *seed = nullptr;
+  /// The result goes through this sret pointer instead of the return.
+  llvm::Value *sret = nullptr;
+  /// What the call site expects back (the sret type, or the call's type).
+  llvm::Type *result_type = nullptr;
+};
+
+/// Parses `call`. Diagnostics (InvalidArgument) name the calling function
+/// and the call: an unknown `enzyme_*` marker, a marker operand missing, a
+/// missing shadow, too few or too many arguments, a function that is not a
+/// definition in this module, a value whose type does not fit.
+absl::StatusOr<RequestCall> ParseRequestCall(llvm::CallBase &call);
+
+} // namespace autodiff
+
+#endif // AUTODIFF_ENZYME_BRIDGE_CALLSITE_H

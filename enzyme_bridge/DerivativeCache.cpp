@@ -1,0 +1,73 @@
+//===- enzyme_bridge/DerivativeCache.cpp - One derivative per request -----===//
+#include "enzyme_bridge/DerivativeCache.h"
+
+#include "enzyme_bridge/ForwardMode.h"
+#include "support/StatusMacros.h"
+
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace autodiff {
+
+FunctionType *ForwardDerivativeType(const DiffRequest &r) {
+  FunctionType *fty = r.fn->getFunctionType();
+  SmallVector<Type *, 8> params;
+  for (unsigned i = 0; i < fty->getNumParams(); ++i) {
+    params.push_back(fty->getParamType(i));
+    if (r.IsActive(i))
+      for (unsigned k = 0; k < r.width; ++k)
+        params.push_back(fty->getParamType(i));
+  }
+  SmallVector<Type *, 5> leaves;
+  Type *ret = fty->getReturnType();
+  if (r.return_primal)
+    leaves.push_back(ret);
+  if (r.return_tangent)
+    for (unsigned k = 0; k < r.width; ++k)
+      leaves.push_back(ret);
+  Type *rt = leaves.empty()       ? Type::getVoidTy(fty->getContext())
+             : leaves.size() == 1 ? leaves[0]
+                                  : StructType::get(fty->getContext(), leaves);
+  return FunctionType::get(rt, params, /*isVarArg=*/false);
+}
+
+absl::StatusOr<Function *> DerivativeCache::Get(const DiffRequest &r) {
+  auto it = map_.find(r);
+  if (it != map_.end())
+    return it->second;
+  if (r.mode != Mode::Forward)
+    return absl::UnimplementedError(
+        "reverse mode (__enzyme_autodiff) is not yet supported by the "
+        "differentiation core; requested for `" +
+        r.fn->getName().str() + "`");
+  if (r.fn->isVarArg())
+    return absl::UnimplementedError("cannot differentiate variadic function `" +
+                                    r.fn->getName().str() + "`");
+  Function *f = Function::Create(ForwardDerivativeType(r),
+                                 GlobalValue::InternalLinkage,
+                                 r.DerivativeName(), &m_);
+  map_.insert({r, f});
+  pending_.push_back(r);
+  return f;
+}
+
+absl::Status DerivativeCache::Drain() {
+  while (!pending_.empty()) {
+    DiffRequest r = pending_.front();
+    pending_.pop_front();
+    Function *f = map_.lookup(r);
+    AD_RETURN_IF_ERROR(EmitForwardDerivative(r, *f, *this));
+  }
+  return absl::OkStatus();
+}
+
+void DerivativeCache::Print(raw_ostream &os) const {
+  for (const auto &entry : map_)
+    os << entry.first.ToString() << " -> " << entry.second->getName() << "\n";
+}
+
+} // namespace autodiff

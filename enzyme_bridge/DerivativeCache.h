@@ -1,0 +1,52 @@
+//===- enzyme_bridge/DerivativeCache.h - One derivative per request -*- C++ -*-===//
+//
+// Maps requests to generated functions. Get() creates the function's
+// declaration at once (so recursive calls find it) and queues its body;
+// Drain() generates queued bodies until none is left.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AUTODIFF_ENZYME_BRIDGE_DERIVATIVECACHE_H
+#define AUTODIFF_ENZYME_BRIDGE_DERIVATIVECACHE_H
+
+#include "enzyme_bridge/Request.h"
+
+#include "absl/status/statusor.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <deque>
+
+namespace llvm {
+class Function;
+class FunctionType;
+class Module;
+class raw_ostream;
+} // namespace llvm
+
+namespace autodiff {
+
+/// The derivative's signature: per parameter its primal, then `width`
+/// shadows when active; returns nothing, the one leaf, or a literal struct
+/// of [primal if return_primal] + [`width` tangents if return_tangent].
+llvm::FunctionType *ForwardDerivativeType(const DiffRequest &r);
+
+class DerivativeCache {
+public:
+  explicit DerivativeCache(llvm::Module &m) : m_(m) {}
+
+  /// The function for `r`, creating its declaration if new.
+  absl::StatusOr<llvm::Function *> Get(const DiffRequest &r);
+  /// Generates every queued body (which may queue more).
+  absl::Status Drain();
+  /// "request -> function" per entry, in creation order (for the printer).
+  void Print(llvm::raw_ostream &os) const;
+  size_t size() const { return map_.size(); }
+
+private:
+  llvm::Module &m_;
+  llvm::MapVector<DiffRequest, llvm::Function *> map_;
+  std::deque<DiffRequest> pending_;
+};
+
+} // namespace autodiff
+
+#endif // AUTODIFF_ENZYME_BRIDGE_DERIVATIVECACHE_H

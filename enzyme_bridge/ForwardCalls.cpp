@@ -1,0 +1,377 @@
+//===- enzyme_bridge/ForwardCalls.cpp - Forward mode for calls ------------===//
+//
+// In order: calls known to be inactive are copied; memory intrinsics act on
+// shadows too; vector reductions and rule-table math get tangents; heap
+// allocations get zeroed shadow allocations and matching frees; calls to
+// functions defined in the module are replaced by calls to their
+// derivatives (through the request cache, so recursion works); calls
+// through function pointers dispatch at run time over the module's
+// address-taken functions of that type. Anything else that touches active
+// values is a diagnostic.
+//
+//===----------------------------------------------------------------------===//
+#include "enzyme_bridge/DerivativeCache.h"
+#include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/ForwardEmitter.h"
+#include "enzyme_bridge/KnownFunctions.h"
+#include "enzyme_bridge/Rules.h"
+#include "support/StatusMacros.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+namespace autodiff {
+
+absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
+  if (IsInactiveCall(call))
+    return absl::OkStatus();
+  Function *callee = CalledFunction(call);
+  if (callee && callee->isIntrinsic())
+    return VisitIntrinsic(call, *callee);
+  AllocKind ak = ClassifyAllocation(call);
+  if (ak != AllocKind::None)
+    return VisitAllocation(call, static_cast<int>(ak));
+
+  bool anyActiveArg = false;
+  for (Value *a : call.args())
+    anyActiveArg |= HasT(a) && CarriesDerivative(a->getType());
+  if (!anyActiveArg)
+    return absl::OkStatus(); // Copied: nothing active flows in.
+
+  if (FindRule(call)) {
+    SmallVector<Value *, 3> ops(call.args());
+    return ApplyRule(call, ops);
+  }
+  if (isa<InvokeInst>(call))
+    return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                   "differentiating an `invoke` with active arguments is not "
+                   "supported yet");
+  if (callee && !callee->isDeclaration())
+    return VisitModuleCall(call, *callee);
+  if (!callee && !call.isInlineAsm())
+    return VisitIndirectCall(call);
+  std::string name = callee ? callee->getName().str() : "inline assembly";
+  return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                 "no derivative rule for call to `" + name +
+                     "`, which receives active values; if it cannot affect "
+                     "derivatives, mark it inactive (the \"enzyme_inactive\" "
+                     "attribute or __enzyme_inactivefn), or give its "
+                     "definition to the module, or register a custom "
+                     "derivative (__enzyme_register_derivative_" +
+                     name + ")");
+}
+
+//===----------------------------------------------------------------------===//
+// Intrinsics
+//===----------------------------------------------------------------------===//
+
+absl::Status ForwardEmitter::VisitIntrinsic(CallBase &call, Function &callee) {
+  Intrinsic::ID id = callee.getIntrinsicID();
+  if (auto *mt = dyn_cast<MemTransferInst>(&call)) {
+    Value *dst = mt->getRawDest(), *src = mt->getRawSource();
+    if (!HasT(dst)) {
+      if (HasT(src) && Active(src))
+        return ErrorAt(absl::StatusCode::kInvalidArgument, call,
+                       "copies active memory into memory without a shadow; "
+                       "the derivative would be lost");
+      return absl::OkStatus();
+    }
+    for (unsigned k = 0; k < width_; ++k) {
+      if (Value *ss = T(src, k))
+        b_.CreateMemTransferInst(id, T(dst, k), mt->getDestAlign(), ss,
+                                 mt->getSourceAlign(), mt->getLength(),
+                                 mt->isVolatile());
+      else
+        b_.CreateMemSet(T(dst, k), b_.getInt8(0), mt->getLength(),
+                        mt->getDestAlign(), mt->isVolatile());
+    }
+    return absl::OkStatus();
+  }
+  if (auto *ms = dyn_cast<MemSetInst>(&call)) {
+    if (!HasT(ms->getRawDest()))
+      return absl::OkStatus();
+    for (unsigned k = 0; k < width_; ++k)
+      b_.CreateMemSet(T(ms->getRawDest(), k), b_.getInt8(0), ms->getLength(),
+                      ms->getDestAlign(), ms->isVolatile());
+    return absl::OkStatus();
+  }
+
+  SmallVector<Value *, 3> args(call.args());
+  bool anyActive = false;
+  for (Value *a : args)
+    anyActive |= HasT(a);
+  if (!anyActive)
+    return absl::OkStatus();
+
+  switch (id) {
+  case Intrinsic::vector_reduce_fadd: {
+    // Linear in both operands.
+    Lanes lanes;
+    for (unsigned k = 0; k < width_; ++k) {
+      CallInst *r = b_.CreateFAddReduce(TOrZero(args[0], k),
+                                        TOrZero(args[1], k));
+      r->copyFastMathFlags(&call);
+      lanes.push_back(r);
+    }
+    SetT(&call, lanes);
+    return absl::OkStatus();
+  }
+  case Intrinsic::vector_reduce_fmul:
+  case Intrinsic::vector_reduce_fmax:
+  case Intrinsic::vector_reduce_fmin:
+  case Intrinsic::vector_reduce_fmaximum:
+  case Intrinsic::vector_reduce_fminimum: {
+    bool isMul = id == Intrinsic::vector_reduce_fmul;
+    Value *vec = isMul ? args[1] : args[0];
+    unsigned n = cast<FixedVectorType>(vec->getType())->getNumElements();
+    Lanes lanes;
+    for (unsigned k = 0; k < width_; ++k) {
+      Value *tv = TOrZero(vec, k);
+      Value *t;
+      if (isMul) {
+        // Product rule, lane by lane: (acc * v)' = acc' * v + acc * v'.
+        Value *acc = args[0];
+        t = TOrZero(args[0], k);
+        for (unsigned j = 0; j < n; ++j) {
+          Value *v = b_.CreateExtractElement(vec, j);
+          Value *dv = b_.CreateExtractElement(tv, j);
+          t = b_.CreateFAdd(b_.CreateFMul(t, v), b_.CreateFMul(acc, dv));
+          acc = b_.CreateFMul(acc, v);
+        }
+      } else {
+        // The tangent of the first lane equal to the result.
+        t = ConstantFP::get(call.getType(), 0.0);
+        for (unsigned j = n; j-- > 0;) {
+          Value *v = b_.CreateExtractElement(vec, j);
+          Value *eq = b_.CreateFCmpOEQ(v, &call);
+          t = b_.CreateSelect(eq, b_.CreateExtractElement(tv, j), t);
+        }
+      }
+      lanes.push_back(t);
+    }
+    SetT(&call, lanes);
+    return absl::OkStatus();
+  }
+  default:
+    break;
+  }
+  if (FindRule(call))
+    return ApplyRule(call, args);
+  if (!CarriesDerivative(call.getType()) &&
+      none_of(args, [](Value *a) { return CarriesDerivative(a->getType()); }))
+    return absl::OkStatus();
+  return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                 "no derivative rule for intrinsic `" +
+                     callee.getName().str() + "`");
+}
+
+//===----------------------------------------------------------------------===//
+// Heap allocation
+//===----------------------------------------------------------------------===//
+
+absl::Status ForwardEmitter::VisitAllocation(CallBase &call, int kindValue) {
+  auto kind = static_cast<AllocKind>(kindValue);
+  if (isa<InvokeInst>(call))
+    return absl::OkStatus(); // Shadows of throwing allocators: unsupported,
+                             // their memory is then inactive.
+  SmallVector<Value *, 4> args(call.args());
+  Lanes lanes;
+  switch (kind) {
+  case AllocKind::Malloc:
+  case AllocKind::Calloc:
+    if (!Active(&call))
+      return absl::OkStatus();
+    for (unsigned k = 0; k < width_; ++k) {
+      CallInst *s = b_.CreateCall(call.getFunctionType(),
+                                  call.getCalledOperand(), args,
+                                  call.getName() + "'mi");
+      s->setAttributes(call.getAttributes());
+      if (kind == AllocKind::Malloc)
+        b_.CreateMemSet(s, b_.getInt8(0), args[0], MaybeAlign());
+      lanes.push_back(s);
+    }
+    SetT(&call, lanes);
+    return absl::OkStatus();
+  case AllocKind::Realloc:
+    if (!Active(&call) && !HasT(args[0]))
+      return absl::OkStatus();
+    for (unsigned k = 0; k < width_; ++k) {
+      SmallVector<Value *, 2> sargs = {TOrZero(args[0], k), args[1]};
+      CallInst *s = b_.CreateCall(call.getFunctionType(),
+                                  call.getCalledOperand(), sargs,
+                                  call.getName() + "'mi");
+      if (!T(args[0], k))
+        b_.CreateMemSet(s, b_.getInt8(0), args[1], MaybeAlign());
+      lanes.push_back(s);
+    }
+    SetT(&call, lanes);
+    return absl::OkStatus();
+  case AllocKind::Free:
+    if (!HasT(args[0]))
+      return absl::OkStatus();
+    for (unsigned k = 0; k < width_; ++k) {
+      if (!T(args[0], k))
+        continue;
+      SmallVector<Value *, 3> sargs(args.begin(), args.end());
+      sargs[0] = T(args[0], k);
+      b_.CreateCall(call.getFunctionType(), call.getCalledOperand(), sargs);
+    }
+    return absl::OkStatus();
+  case AllocKind::None:
+    break;
+  }
+  return absl::OkStatus();
+}
+
+//===----------------------------------------------------------------------===//
+// Calls to differentiable functions
+//===----------------------------------------------------------------------===//
+
+DiffRequest ForwardEmitter::CalleeRequest(CallBase &call, Function &callee) {
+  DiffRequest r;
+  r.fn = &callee;
+  r.mode = Mode::Forward;
+  r.width = width_;
+  for (unsigned i = 0; i < callee.arg_size(); ++i) {
+    Value *a = call.getArgOperand(i);
+    r.args.push_back(HasT(a) && CarriesDerivative(a->getType())
+                         ? ArgActivity::Dup
+                         : ArgActivity::Const);
+  }
+  Type *rt = callee.getReturnType();
+  r.return_primal = !rt->isVoidTy() && !call.use_empty();
+  r.return_tangent = CarriesDerivative(rt) && !call.use_empty();
+  return r;
+}
+
+SmallVector<Value *, 8> ForwardEmitter::DerivativeArgs(CallBase &call,
+                                                       const DiffRequest &r) {
+  SmallVector<Value *, 8> args;
+  for (unsigned i = 0; i < r.args.size(); ++i) {
+    Value *a = call.getArgOperand(i);
+    args.push_back(a);
+    if (r.IsActive(i))
+      for (unsigned k = 0; k < width_; ++k)
+        args.push_back(TOrZero(a, k));
+  }
+  return args;
+}
+
+void ForwardEmitter::ReplaceWithDerivativeResult(CallBase &call, Value *result,
+                                                 const DiffRequest &r) {
+  unsigned leaves = (r.return_primal ? 1 : 0) + (r.return_tangent ? width_ : 0);
+  auto Leaf = [&](unsigned j) -> Value * {
+    if (leaves == 1)
+      return result;
+    return b_.CreateExtractValue(result, {j});
+  };
+  unsigned j = 0;
+  Value *primal = nullptr;
+  if (r.return_primal)
+    primal = Leaf(j++);
+  Lanes lanes;
+  if (r.return_tangent)
+    for (unsigned k = 0; k < width_; ++k)
+      lanes.push_back(Leaf(j++));
+  if (primal) {
+    primal->takeName(&call);
+    call.replaceAllUsesWith(primal);
+  }
+  if (r.return_tangent) {
+    if (primal)
+      SetT(primal, lanes);
+    SetT(&call, lanes);
+  }
+  erase_.push_back(&call);
+}
+
+absl::Status ForwardEmitter::VisitModuleCall(CallBase &call, Function &callee) {
+  if (callee.isVarArg() || call.arg_size() != callee.arg_size() ||
+      call.getFunctionType() != callee.getFunctionType())
+    return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                   "cannot differentiate a call to `" + callee.getName().str() +
+                       "` whose arguments do not match its definition (variadic "
+                       "or called through a different function type)");
+  DiffRequest r = CalleeRequest(call, callee);
+  absl::StatusOr<Function *> df = cache_.Get(r);
+  if (!df.ok())
+    return ErrorAt(df.status().code(), call, std::string(df.status().message()));
+  CallInst *dcall = b_.CreateCall(*df, DerivativeArgs(call, r));
+  dcall->setCallingConv((*df)->getCallingConv());
+  dcall->setDebugLoc(call.getDebugLoc());
+  ReplaceWithDerivativeResult(call, dcall, r);
+  return absl::OkStatus();
+}
+
+/// Calls through a function pointer: compare the pointer with every
+/// address-taken function of the module that has the call's type, and call
+/// the matching derivative; an unknown target stops the program.
+absl::Status ForwardEmitter::VisitIndirectCall(CallBase &call) {
+  Module &m = *out_.getParent();
+  SmallVector<Function *, 4> candidates;
+  for (Function &f : m)
+    if (!f.isDeclaration() && f.getFunctionType() == call.getFunctionType() &&
+        f.hasAddressTaken() && !f.getName().starts_with("__enzyme") &&
+        &f != &out_)
+      candidates.push_back(&f);
+  if (candidates.empty())
+    return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                   "call through a function pointer with active arguments, "
+                   "and no function of this type in the module has its "
+                   "address taken: the callee is unknown");
+  // All candidates share one request shape, so one derivative type.
+  DiffRequest shape = CalleeRequest(call, *candidates.front());
+  SmallVector<Value *, 8> args = DerivativeArgs(call, shape);
+  FunctionType *dty = ForwardDerivativeType(shape);
+
+  BasicBlock *head = call.getParent();
+  BasicBlock *join = head->splitBasicBlock(call.getIterator(), "fptr.join");
+  head->getTerminator()->eraseFromParent();
+  LLVMContext &ctx = m.getContext();
+  BasicBlock *fail = BasicBlock::Create(ctx, "fptr.unknown", &out_);
+  IRBuilder<> fb(fail);
+  FunctionCallee trap = Intrinsic::getOrInsertDeclaration(&m, Intrinsic::trap);
+  fb.CreateCall(trap);
+  fb.CreateUnreachable();
+
+  PHINode *result = nullptr;
+  if (!dty->getReturnType()->isVoidTy())
+    result = PHINode::Create(dty->getReturnType(), candidates.size(),
+                             "fptr.result", join->begin());
+  BasicBlock *test = head;
+  Value *fp = call.getCalledOperand();
+  for (Function *cand : candidates) {
+    DiffRequest r = shape;
+    r.fn = cand;
+    absl::StatusOr<Function *> df = cache_.Get(r);
+    if (!df.ok())
+      return ErrorAt(df.status().code(), call,
+                     std::string(df.status().message()));
+    BasicBlock *callBB = BasicBlock::Create(ctx, "fptr." + cand->getName(),
+                                            &out_, fail);
+    BasicBlock *next = BasicBlock::Create(ctx, "fptr.next", &out_, fail);
+    IRBuilder<> tb(test);
+    tb.CreateCondBr(tb.CreateICmpEQ(fp, cand), callBB, next);
+    IRBuilder<> cb(callBB);
+    CallInst *dcall = cb.CreateCall(*df, args);
+    dcall->setDebugLoc(call.getDebugLoc());
+    cb.CreateBr(join);
+    if (result)
+      result->addIncoming(dcall, callBB);
+    test = next;
+  }
+  IRBuilder<>(test).CreateBr(fail);
+  b_.SetInsertPoint(join, join->getFirstInsertionPt());
+  if (result)
+    ReplaceWithDerivativeResult(call, result, shape);
+  else
+    erase_.push_back(&call);
+  return absl::OkStatus();
+}
+
+} // namespace autodiff

@@ -1,0 +1,120 @@
+//===- enzyme_bridge/ForwardEmitter.h - Forward-mode internals -*- C++ -*-===//
+//
+// Internal to the core: the visitor that adds tangent code to a copy of the
+// primal function. ForwardMode.cpp holds values, memory and control flow;
+// ForwardCalls.cpp holds calls (intrinsics, rules, allocation, calls to
+// functions in the module, calls through function pointers).
+//
+//===----------------------------------------------------------------------===//
+#ifndef AUTODIFF_ENZYME_BRIDGE_FORWARDEMITTER_H
+#define AUTODIFF_ENZYME_BRIDGE_FORWARDEMITTER_H
+
+#include "enzyme_bridge/ActivityAnalysis.h"
+#include "enzyme_bridge/Request.h"
+
+#include "absl/status/status.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstVisitor.h"
+
+#include <optional>
+
+namespace autodiff {
+
+class DerivativeCache;
+
+/// Per-lane tangents (or shadows, for pointers) of one primal value; a null
+/// lane is a zero tangent / no shadow.
+using Lanes = llvm::SmallVector<llvm::Value *, 4>;
+
+class ForwardEmitter : public llvm::InstVisitor<ForwardEmitter, absl::Status> {
+public:
+  ForwardEmitter(const DiffRequest &r, llvm::Function &out,
+                 DerivativeCache &cache);
+
+  absl::Status Run();
+
+  // Values and control flow (ForwardMode.cpp).
+  absl::Status visitInstruction(llvm::Instruction &i);
+  absl::Status visitAllocaInst(llvm::AllocaInst &i);
+  absl::Status visitLoadInst(llvm::LoadInst &i);
+  absl::Status visitStoreInst(llvm::StoreInst &i);
+  absl::Status visitGetElementPtrInst(llvm::GetElementPtrInst &i);
+  absl::Status visitCastInst(llvm::CastInst &i);
+  absl::Status visitUnaryOperator(llvm::UnaryOperator &i);
+  absl::Status visitBinaryOperator(llvm::BinaryOperator &i);
+  absl::Status visitSelectInst(llvm::SelectInst &i);
+  absl::Status visitPHINode(llvm::PHINode &) { return absl::OkStatus(); }
+  absl::Status visitExtractValueInst(llvm::ExtractValueInst &i);
+  absl::Status visitInsertValueInst(llvm::InsertValueInst &i);
+  absl::Status visitExtractElementInst(llvm::ExtractElementInst &i);
+  absl::Status visitInsertElementInst(llvm::InsertElementInst &i);
+  absl::Status visitShuffleVectorInst(llvm::ShuffleVectorInst &i);
+  absl::Status visitFreezeInst(llvm::FreezeInst &i);
+  absl::Status visitCmpInst(llvm::CmpInst &) { return absl::OkStatus(); }
+  absl::Status visitBranchInst(llvm::BranchInst &) { return absl::OkStatus(); }
+  absl::Status visitSwitchInst(llvm::SwitchInst &) { return absl::OkStatus(); }
+  absl::Status visitUnreachableInst(llvm::UnreachableInst &) {
+    return absl::OkStatus();
+  }
+  absl::Status visitReturnInst(llvm::ReturnInst &) { return absl::OkStatus(); }
+  absl::Status visitFenceInst(llvm::FenceInst &) { return absl::OkStatus(); }
+  absl::Status visitLandingPadInst(llvm::LandingPadInst &) {
+    return absl::OkStatus();
+  }
+  absl::Status visitResumeInst(llvm::ResumeInst &) { return absl::OkStatus(); }
+  absl::Status visitAtomicRMWInst(llvm::AtomicRMWInst &i);
+  absl::Status visitAtomicCmpXchgInst(llvm::AtomicCmpXchgInst &i);
+
+  // Calls (ForwardCalls.cpp).
+  absl::Status visitCallBase(llvm::CallBase &call);
+
+private:
+  // Tangent bookkeeping.
+  llvm::Value *T(llvm::Value *v, unsigned lane);
+  llvm::Value *TOrZero(llvm::Value *v, unsigned lane);
+  bool HasT(llvm::Value *v);
+  void SetT(llvm::Value *v, Lanes lanes);
+  bool Active(const llvm::Value *v) const { return activity_->IsActive(v); }
+
+  // Structure.
+  void CreateTangentPhis();
+  void FillTangentPhis();
+  absl::Status RewriteReturns();
+  void FindUnneededPrimalStores();
+
+  // Calls.
+  absl::Status VisitIntrinsic(llvm::CallBase &call, llvm::Function &callee);
+  absl::Status VisitAllocation(llvm::CallBase &call, int kind);
+  /// Tangent from the rule table for `i` with differentiable `ops`.
+  absl::Status ApplyRule(llvm::Instruction &i,
+                         llvm::ArrayRef<llvm::Value *> ops);
+  absl::Status VisitModuleCall(llvm::CallBase &call, llvm::Function &callee);
+  absl::Status VisitIndirectCall(llvm::CallBase &call);
+  /// The request for differentiating `call` (same callee type and width).
+  DiffRequest CalleeRequest(llvm::CallBase &call, llvm::Function &callee);
+  /// Operands for a derivative of `call` under `req`.
+  llvm::SmallVector<llvm::Value *, 8> DerivativeArgs(llvm::CallBase &call,
+                                                    const DiffRequest &req);
+  /// Unpacks a derivative call's result: replaces `call` by the primal and
+  /// records the tangents.
+  void ReplaceWithDerivativeResult(llvm::CallBase &call, llvm::Value *result,
+                                   const DiffRequest &req);
+
+  const DiffRequest &req_;
+  llvm::Function &out_;
+  DerivativeCache &cache_;
+  unsigned width_;
+  llvm::IRBuilder<> b_;
+  std::optional<ActivityInfo> activity_;
+  llvm::DenseMap<llvm::Value *, Lanes> tangents_;
+  llvm::SmallVector<std::pair<llvm::PHINode *, Lanes>, 16> phis_;
+  llvm::SmallVector<llvm::ReturnInst *, 4> returns_;
+  llvm::SmallVector<llvm::Instruction *, 8> erase_;
+  llvm::SmallPtrSet<llvm::Instruction *, 8> unneeded_stores_;
+};
+
+} // namespace autodiff
+
+#endif // AUTODIFF_ENZYME_BRIDGE_FORWARDEMITTER_H

@@ -1,0 +1,539 @@
+//===- enzyme_bridge/ForwardMode.cpp - Forward-mode emitter ---------------===//
+//
+// The derivative is a copy of the primal with tangent code inserted right
+// after each active instruction, so every primal value is available where
+// its tangent is computed. Tangents are kept per lane (one value per
+// `enzyme_width` lane); a pointer's "tangent" is its shadow pointer. Phi
+// nodes get tangent phis before the walk (loops refer to values defined
+// later) and their incoming values after it. Loads and stores through a
+// pointer with a shadow move the tangent (or raw shadow bits, for integer
+// copies of active memory) through the shadow.
+//
+//===----------------------------------------------------------------------===//
+#include "enzyme_bridge/ForwardMode.h"
+
+#include "enzyme_bridge/DerivativeCache.h"
+#include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/ForwardEmitter.h"
+#include "enzyme_bridge/Rules.h"
+#include "support/StatusMacros.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/AttributeMask.h"
+#include "llvm/IR/Attributes.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+using namespace llvm;
+
+namespace autodiff {
+
+ForwardEmitter::ForwardEmitter(const DiffRequest &r, Function &out,
+                               DerivativeCache &cache)
+    : req_(r), out_(out), cache_(cache), width_(r.width),
+      b_(out.getContext()) {}
+
+//===----------------------------------------------------------------------===//
+// Tangent bookkeeping
+//===----------------------------------------------------------------------===//
+
+Value *ForwardEmitter::T(Value *v, unsigned lane) {
+  auto it = tangents_.find(v);
+  if (it != tangents_.end())
+    return it->second[lane];
+  // A global with a registered shadow (`!enzyme_shadow !{ptr @dg}`).
+  if (auto *gv = dyn_cast<GlobalVariable>(v->stripPointerCasts()))
+    if (MDNode *md = gv->getMetadata("enzyme_shadow"))
+      if (md->getNumOperands() > 0)
+        if (auto *c = dyn_cast<ConstantAsMetadata>(md->getOperand(0)))
+          return c->getValue();
+  return nullptr;
+}
+
+Value *ForwardEmitter::TOrZero(Value *v, unsigned lane) {
+  if (Value *t = T(v, lane))
+    return t;
+  return Constant::getNullValue(v->getType());
+}
+
+bool ForwardEmitter::HasT(Value *v) {
+  for (unsigned k = 0; k < width_; ++k)
+    if (T(v, k))
+      return true;
+  return false;
+}
+
+void ForwardEmitter::SetT(Value *v, Lanes lanes) {
+  tangents_[v] = std::move(lanes);
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+absl::Status ForwardEmitter::Run() {
+  Function &f = *req_.fn;
+  // Copy the primal body; primal parameters map to the derivative's primal
+  // parameters, shadows follow them.
+  ValueToValueMapTy vmap;
+  SmallVector<const Argument *, 8> activeArgs;
+  unsigned pos = 0;
+  std::vector<std::pair<Argument *, Lanes>> argTangents;
+  for (Argument &a : f.args()) {
+    Argument *primal = out_.getArg(pos++);
+    primal->setName(a.getName());
+    vmap[&a] = primal;
+    if (req_.IsActive(a.getArgNo())) {
+      Lanes lanes;
+      for (unsigned k = 0; k < width_; ++k) {
+        Argument *s = out_.getArg(pos++);
+        s->setName(a.getName() + "'" + (width_ > 1 ? std::to_string(k) : ""));
+        lanes.push_back(s);
+      }
+      argTangents.push_back({primal, lanes});
+      activeArgs.push_back(primal);
+    }
+  }
+  SmallVector<ReturnInst *, 4> rets;
+  CloneFunctionInto(&out_, &f, vmap, CloneFunctionChangeType::LocalChangesOnly,
+                    rets);
+  // The derivative writes shadow memory and may return a struct: drop
+  // attributes that would now lie.
+  out_.setLinkage(GlobalValue::InternalLinkage);
+  out_.setMemoryEffects(MemoryEffects::unknown());
+  for (Attribute::AttrKind k :
+       {Attribute::Speculatable, Attribute::NoInline, Attribute::OptimizeNone,
+        Attribute::AlwaysInline, Attribute::Naked})
+    out_.removeFnAttr(k);
+  out_.removeRetAttrs(AttributeFuncs::typeIncompatible(
+      out_.getReturnType(), out_.getAttributes().getRetAttrs()));
+  if (out_.getReturnType() != f.getReturnType())
+    out_.removeRetAttrs(AttributeMask()
+                            .addAttribute(Attribute::NonNull)
+                            .addAttribute(Attribute::NoAlias)
+                            .addAttribute(Attribute::Dereferenceable)
+                            .addAttribute(Attribute::DereferenceableOrNull)
+                            .addAttribute(Attribute::Range)
+                            .addAttribute(Attribute::NoFPClass)
+                            .addAttribute(Attribute::Alignment)
+                            .addAttribute(Attribute::NoUndef)
+                            .addAttribute(Attribute::ZExt)
+                            .addAttribute(Attribute::SExt));
+  for (Argument &a : out_.args()) {
+    a.removeAttr(Attribute::Returned);
+    a.removeAttr(Attribute::ReadNone);
+    a.removeAttr(Attribute::ReadOnly);
+  }
+  for (auto &entry : argTangents)
+    SetT(entry.first, entry.second);
+
+  removeUnreachableBlocks(out_);
+  activity_.emplace(
+      ActivityInfo::Compute(out_, activeArgs, req_.return_tangent));
+  FindUnneededPrimalStores();
+  CreateTangentPhis();
+
+  ReversePostOrderTraversal<Function *> rpo(&out_);
+  SmallVector<Instruction *, 64> order;
+  for (BasicBlock *bb : rpo)
+    for (Instruction &i : *bb)
+      order.push_back(&i);
+  for (Instruction *i : order) {
+    if (auto *ret = dyn_cast<ReturnInst>(i))
+      returns_.push_back(ret);
+    if (isa<PHINode>(i))
+      continue;
+    if (!i->isTerminator())
+      b_.SetInsertPoint(i->getNextNode());
+    else
+      b_.SetInsertPoint(i);
+    b_.SetCurrentDebugLocation(i->getDebugLoc());
+    AD_RETURN_IF_ERROR(visit(*i));
+  }
+  FillTangentPhis();
+  AD_RETURN_IF_ERROR(RewriteReturns());
+  for (Instruction *i : unneeded_stores_)
+    i->eraseFromParent();
+  for (Instruction *i : erase_)
+    i->eraseFromParent();
+  return absl::OkStatus();
+}
+
+absl::Status EmitForwardDerivative(const DiffRequest &r, Function &out,
+                                   DerivativeCache &cache) {
+  ForwardEmitter e(r, out, cache);
+  return e.Run();
+}
+
+void ForwardEmitter::CreateTangentPhis() {
+  for (BasicBlock &bb : out_) {
+    SmallVector<PHINode *, 4> primals;
+    for (PHINode &p : bb.phis())
+      primals.push_back(&p);
+    for (PHINode *p : primals) {
+      if (!CarriesDerivative(p->getType()) || !Active(p))
+        continue;
+      Lanes lanes;
+      for (unsigned k = 0; k < width_; ++k)
+        lanes.push_back(PHINode::Create(p->getType(), p->getNumIncomingValues(),
+                                        p->getName() + "'",
+                                        bb.getFirstNonPHIIt()));
+      SetT(p, lanes);
+      phis_.push_back({p, lanes});
+    }
+  }
+}
+
+void ForwardEmitter::FillTangentPhis() {
+  for (auto &[p, lanes] : phis_)
+    for (unsigned k = 0; k < width_; ++k) {
+      auto *tp = cast<PHINode>(lanes[k]);
+      for (unsigned j = 0; j < p->getNumIncomingValues(); ++j)
+        tp->addIncoming(TOrZero(p->getIncomingValue(j), k),
+                        p->getIncomingBlock(j));
+    }
+}
+
+absl::Status ForwardEmitter::RewriteReturns() {
+  Type *rt = out_.getReturnType();
+  for (ReturnInst *ret : returns_) {
+    b_.SetInsertPoint(ret);
+    Value *v = ret->getReturnValue();
+    SmallVector<Value *, 5> leaves;
+    if (req_.return_primal)
+      leaves.push_back(v);
+    if (req_.return_tangent)
+      for (unsigned k = 0; k < width_; ++k)
+        leaves.push_back(TOrZero(v, k));
+    if (leaves.empty()) {
+      b_.CreateRetVoid();
+    } else if (leaves.size() == 1) {
+      b_.CreateRet(leaves[0]);
+    } else {
+      Value *agg = PoisonValue::get(rt);
+      for (unsigned j = 0; j < leaves.size(); ++j)
+        agg = b_.CreateInsertValue(agg, leaves[j], {j});
+      b_.CreateRet(agg);
+    }
+    ret->eraseFromParent();
+  }
+  return absl::OkStatus();
+}
+
+/// With `enzyme_dupnoneed` the primal memory of that argument is not needed
+/// afterwards: its stores are dropped when nothing in the function reads
+/// that memory back.
+void ForwardEmitter::FindUnneededPrimalStores() {
+  for (Argument &a : req_.fn->args()) {
+    if (req_.args[a.getArgNo()] != ArgActivity::DupNoNeed ||
+        !a.getType()->isPointerTy())
+      continue;
+    // The derivative's primal argument for `a`.
+    unsigned pos = 0;
+    for (unsigned i = 0; i < a.getArgNo(); ++i)
+      pos += 1 + (req_.IsActive(i) ? width_ : 0);
+    Argument *primal = out_.getArg(pos);
+    SmallVector<Instruction *, 8> stores;
+    SmallVector<Value *, 8> work = {primal};
+    SmallPtrSet<Value *, 16> seen;
+    bool readsBack = false;
+    while (!work.empty() && !readsBack) {
+      Value *v = work.pop_back_val();
+      if (!seen.insert(v).second)
+        continue;
+      for (User *u : v->users()) {
+        auto *i = dyn_cast<Instruction>(u);
+        if (!i)
+          continue;
+        if (auto *st = dyn_cast<StoreInst>(i)) {
+          if (st->getPointerOperand() == v && !st->isVolatile() &&
+              st->isSimple())
+            stores.push_back(st);
+          else
+            readsBack = true; // The pointer itself escapes.
+        } else if (isa<GetElementPtrInst>(i) || isa<CastInst>(i) ||
+                   isa<PHINode>(i) || isa<SelectInst>(i)) {
+          work.push_back(i);
+        } else {
+          readsBack = true; // Loads, calls, comparisons...
+        }
+      }
+    }
+    if (!readsBack)
+      for (Instruction *st : stores)
+        unneeded_stores_.insert(st);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+absl::Status ForwardEmitter::visitInstruction(Instruction &i) {
+  bool anyActive = false;
+  for (Value *op : i.operands())
+    anyActive |= HasT(op) && CarriesDerivative(op->getType());
+  if (!anyActive && !(Active(&i) && CarriesDerivative(i.getType())))
+    return absl::OkStatus();
+  return ErrorAt(absl::StatusCode::kUnimplemented, i,
+                 std::string("no derivative rule for instruction `") +
+                     i.getOpcodeName() +
+                     "`; if it cannot affect the derivative, move it into a "
+                     "function marked inactive (\"enzyme_inactive\" or "
+                     "__enzyme_inactivefn)");
+}
+
+absl::Status ForwardEmitter::visitAllocaInst(AllocaInst &i) {
+  if (!Active(&i))
+    return absl::OkStatus();
+  const DataLayout &dl = out_.getDataLayout();
+  Lanes lanes;
+  Value *bytes = b_.CreateMul(
+      b_.CreateZExtOrTrunc(i.getArraySize(), b_.getInt64Ty()),
+      b_.getInt64(dl.getTypeAllocSize(i.getAllocatedType())));
+  for (unsigned k = 0; k < width_; ++k) {
+    AllocaInst *s = b_.CreateAlloca(i.getAllocatedType(), i.getAddressSpace(),
+                                    i.getArraySize(), i.getName() + "'ipa");
+    s->setAlignment(i.getAlign());
+    b_.CreateMemSet(s, b_.getInt8(0), bytes, i.getAlign());
+    lanes.push_back(s);
+  }
+  SetT(&i, lanes);
+  return absl::OkStatus();
+}
+
+absl::Status ForwardEmitter::visitLoadInst(LoadInst &i) {
+  Value *ptr = i.getPointerOperand();
+  if (!HasT(ptr) || !Active(&i))
+    return absl::OkStatus();
+  if (i.isAtomic() && CarriesDerivative(i.getType()))
+    return ErrorAt(absl::StatusCode::kUnimplemented, i,
+                   "atomic loads of active memory are not supported");
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k) {
+    Value *sp = T(ptr, k);
+    if (!sp) {
+      lanes.push_back(nullptr);
+      continue;
+    }
+    LoadInst *l = b_.CreateAlignedLoad(i.getType(), sp, i.getAlign(),
+                                       i.isVolatile(), i.getName() + "'");
+    lanes.push_back(l);
+  }
+  SetT(&i, lanes);
+  return absl::OkStatus();
+}
+
+absl::Status ForwardEmitter::visitStoreInst(StoreInst &i) {
+  Value *val = i.getValueOperand();
+  Value *ptr = i.getPointerOperand();
+  if (!HasT(ptr)) {
+    if (HasT(val) && CarriesDerivative(val->getType()) && Active(val))
+      return ErrorAt(
+          absl::StatusCode::kInvalidArgument, i,
+          "the stored value is active but the destination has no shadow "
+          "memory (it is not derived from a duplicated argument, a local "
+          "variable or a heap allocation); pass it with enzyme_dup, or give "
+          "the global a shadow with !enzyme_shadow");
+    return absl::OkStatus();
+  }
+  if (i.isAtomic() && CarriesDerivative(val->getType()) && HasT(val))
+    return ErrorAt(absl::StatusCode::kUnimplemented, i,
+                   "atomic stores of active values are not supported");
+  for (unsigned k = 0; k < width_; ++k) {
+    Value *sp = T(ptr, k);
+    if (!sp)
+      continue;
+    b_.CreateAlignedStore(TOrZero(val, k), sp, i.getAlign(), i.isVolatile());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ForwardEmitter::visitGetElementPtrInst(GetElementPtrInst &i) {
+  Value *base = i.getPointerOperand();
+  if (!HasT(base))
+    return absl::OkStatus();
+  SmallVector<Value *, 4> idx(i.indices());
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k) {
+    Value *sp = T(base, k);
+    if (!sp && base->getType()->isVectorTy())
+      sp = Constant::getNullValue(base->getType());
+    lanes.push_back(sp ? b_.CreateGEP(i.getSourceElementType(), sp, idx,
+                                      i.getName() + "'",
+                                      i.getNoWrapFlags())
+                       : nullptr);
+  }
+  SetT(&i, lanes);
+  return absl::OkStatus();
+}
+
+absl::Status ForwardEmitter::visitCastInst(CastInst &i) {
+  Value *op = i.getOperand(0);
+  switch (i.getOpcode()) {
+  case Instruction::FPExt:
+  case Instruction::FPTrunc:
+  case Instruction::BitCast:
+  case Instruction::AddrSpaceCast:
+  case Instruction::PtrToInt:
+  case Instruction::IntToPtr:
+    break;
+  default:
+    // Integer casts and int<->fp conversions carry no derivative.
+    return absl::OkStatus();
+  }
+  if (!HasT(op))
+    return absl::OkStatus();
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k)
+    lanes.push_back(b_.CreateCast(i.getOpcode(), TOrZero(op, k), i.getType(),
+                                  i.getName() + "'"));
+  SetT(&i, lanes);
+  return absl::OkStatus();
+}
+
+/// Floating-point arithmetic and known math calls go through the rule table.
+absl::Status ForwardEmitter::ApplyRule(Instruction &i, ArrayRef<Value *> ops) {
+  const DerivativeRule *rule = FindRule(i);
+  if (!rule)
+    return ErrorAt(absl::StatusCode::kUnimplemented, i,
+                   std::string("no derivative rule for `") +
+                       i.getOpcodeName() + "`");
+  bool any = false;
+  for (Value *op : ops)
+    any |= HasT(op);
+  if (!any)
+    return absl::OkStatus();
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k) {
+    SmallVector<Value *, 3> tans;
+    for (Value *op : ops)
+      tans.push_back(T(op, k));
+    lanes.push_back(EmitTangent(b_, *rule, ops, &i, tans));
+  }
+  SetT(&i, lanes);
+  return absl::OkStatus();
+}
+
+absl::Status ForwardEmitter::visitUnaryOperator(UnaryOperator &i) {
+  if (!i.getType()->isFPOrFPVectorTy() || !Active(&i))
+    return absl::OkStatus();
+  SmallVector<Value *, 2> ops(i.operands());
+  return ApplyRule(i, ops);
+}
+
+absl::Status ForwardEmitter::visitBinaryOperator(BinaryOperator &i) {
+  if (!i.getType()->isFPOrFPVectorTy() || !Active(&i))
+    return absl::OkStatus();
+  SmallVector<Value *, 2> ops(i.operands());
+  return ApplyRule(i, ops);
+}
+
+absl::Status ForwardEmitter::visitSelectInst(SelectInst &i) {
+  Value *a = i.getTrueValue(), *c = i.getFalseValue();
+  if (!(HasT(a) || HasT(c)) || !Active(&i))
+    return absl::OkStatus();
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k)
+    lanes.push_back(b_.CreateSelect(i.getCondition(), TOrZero(a, k),
+                                    TOrZero(c, k), i.getName() + "'"));
+  SetT(&i, lanes);
+  return absl::OkStatus();
+}
+
+absl::Status ForwardEmitter::visitExtractValueInst(ExtractValueInst &i) {
+  Value *agg = i.getAggregateOperand();
+  if (!HasT(agg) || !Active(&i))
+    return absl::OkStatus();
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k)
+    lanes.push_back(b_.CreateExtractValue(TOrZero(agg, k), i.getIndices(),
+                                          i.getName() + "'"));
+  SetT(&i, lanes);
+  return absl::OkStatus();
+}
+
+absl::Status ForwardEmitter::visitInsertValueInst(InsertValueInst &i) {
+  Value *agg = i.getAggregateOperand(), *val = i.getInsertedValueOperand();
+  if (!(HasT(agg) || HasT(val)) || !Active(&i))
+    return absl::OkStatus();
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k)
+    lanes.push_back(b_.CreateInsertValue(TOrZero(agg, k), TOrZero(val, k),
+                                         i.getIndices(), i.getName() + "'"));
+  SetT(&i, lanes);
+  return absl::OkStatus();
+}
+
+absl::Status ForwardEmitter::visitExtractElementInst(ExtractElementInst &i) {
+  Value *vec = i.getVectorOperand();
+  if (!HasT(vec) || !Active(&i))
+    return absl::OkStatus();
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k)
+    lanes.push_back(b_.CreateExtractElement(TOrZero(vec, k), i.getIndexOperand(),
+                                            i.getName() + "'"));
+  SetT(&i, lanes);
+  return absl::OkStatus();
+}
+
+absl::Status ForwardEmitter::visitInsertElementInst(InsertElementInst &i) {
+  Value *vec = i.getOperand(0), *elt = i.getOperand(1);
+  if (!(HasT(vec) || HasT(elt)) || !Active(&i))
+    return absl::OkStatus();
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k)
+    lanes.push_back(b_.CreateInsertElement(TOrZero(vec, k), TOrZero(elt, k),
+                                           i.getOperand(2), i.getName() + "'"));
+  SetT(&i, lanes);
+  return absl::OkStatus();
+}
+
+absl::Status ForwardEmitter::visitShuffleVectorInst(ShuffleVectorInst &i) {
+  Value *a = i.getOperand(0), *c = i.getOperand(1);
+  if (!(HasT(a) || HasT(c)) || !Active(&i))
+    return absl::OkStatus();
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k)
+    lanes.push_back(b_.CreateShuffleVector(TOrZero(a, k), TOrZero(c, k),
+                                           i.getShuffleMask(),
+                                           i.getName() + "'"));
+  SetT(&i, lanes);
+  return absl::OkStatus();
+}
+
+absl::Status ForwardEmitter::visitFreezeInst(FreezeInst &i) {
+  Value *op = i.getOperand(0);
+  if (!HasT(op))
+    return absl::OkStatus();
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k)
+    lanes.push_back(T(op, k));
+  SetT(&i, lanes);
+  return absl::OkStatus();
+}
+
+absl::Status ForwardEmitter::visitAtomicRMWInst(AtomicRMWInst &i) {
+  if (HasT(i.getPointerOperand()) && i.getType()->isFPOrFPVectorTy())
+    return ErrorAt(absl::StatusCode::kUnimplemented, i,
+                   "atomic read-modify-write on active memory is not "
+                   "supported");
+  return absl::OkStatus();
+}
+
+absl::Status ForwardEmitter::visitAtomicCmpXchgInst(AtomicCmpXchgInst &i) {
+  if (HasT(i.getPointerOperand()) && HasT(i.getNewValOperand()) &&
+      CarriesDerivative(i.getNewValOperand()->getType()))
+    return ErrorAt(absl::StatusCode::kUnimplemented, i,
+                   "atomic compare-exchange of active values is not "
+                   "supported");
+  return absl::OkStatus();
+}
+
+} // namespace autodiff

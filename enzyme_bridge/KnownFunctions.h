@@ -1,0 +1,43 @@
+//===- enzyme_bridge/KnownFunctions.h - Functions the core knows -*- C++ -*-=//
+//
+// Classifies callees the core treats specially: inactive functions (I/O,
+// time, assertions, rustc's panics), allocation and deallocation functions,
+// and intrinsics that carry no derivative.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AUTODIFF_ENZYME_BRIDGE_KNOWNFUNCTIONS_H
+#define AUTODIFF_ENZYME_BRIDGE_KNOWNFUNCTIONS_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace llvm {
+class CallBase;
+class Function;
+} // namespace llvm
+
+namespace autodiff {
+
+/// A call whose arguments and result never carry a derivative: printf,
+/// puts, time, assertion failures, rustc's panic functions, intrinsics such
+/// as llvm.dbg.* and llvm.lifetime.*, functions with the "enzyme_inactive"
+/// attribute or listed in `__enzyme_inactivefn` globals. Its side effects
+/// still happen once per primal call.
+bool IsInactiveCall(const llvm::CallBase &call);
+
+enum class AllocKind {
+  None,
+  Malloc,  ///< malloc(n), _Znwm(n), __rust_alloc(n, align): size is arg 0.
+  Calloc,  ///< calloc(n, m), __rust_alloc_zeroed: zeroed.
+  Realloc, ///< realloc(p, n).
+  Free,    ///< free(p), _ZdlPv(p), __rust_dealloc(p, ...): pointer is arg 0.
+};
+
+/// The allocation kind of `call`'s callee.
+AllocKind ClassifyAllocation(const llvm::CallBase &call);
+
+/// The called function when the callee is a function behind casts, else null.
+llvm::Function *CalledFunction(const llvm::CallBase &call);
+
+} // namespace autodiff
+
+#endif // AUTODIFF_ENZYME_BRIDGE_KNOWNFUNCTIONS_H

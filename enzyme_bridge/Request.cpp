@@ -1,0 +1,54 @@
+//===- enzyme_bridge/Request.cpp - Differentiation requests ---------------===//
+#include "enzyme_bridge/Request.h"
+
+#include "llvm/IR/Function.h"
+
+namespace autodiff {
+
+static const char *ArgName(ArgActivity a) {
+  switch (a) {
+  case ArgActivity::Const:
+    return "const";
+  case ArgActivity::Dup:
+    return "dup";
+  case ArgActivity::DupNoNeed:
+    return "dupnoneed";
+  case ArgActivity::Out:
+    return "out";
+  }
+  return "?";
+}
+
+std::string DiffRequest::ToString() const {
+  std::string s = mode == Mode::Forward ? "fwd(" : "rev(";
+  s += fn ? fn->getName().str() : "<null>";
+  s += ")[";
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i)
+      s += ",";
+    s += ArgName(args[i]);
+  }
+  s += "]w" + std::to_string(width);
+  if (return_primal)
+    s += "+primal";
+  if (return_tangent)
+    s += "+tangent";
+  return s;
+}
+
+std::string DiffRequest::DerivativeName() const {
+  std::string s = mode == Mode::Forward ? "fwddiffe" : "diffe";
+  if (width > 1)
+    s += std::to_string(width);
+  s += "_";
+  s += fn ? fn->getName().str() : "null";
+  return s;
+}
+
+llvm::hash_code hash_value(const DiffRequest &r) {
+  llvm::hash_code args = llvm::hash_combine_range(r.args.begin(), r.args.end());
+  return llvm::hash_combine(r.fn, static_cast<int>(r.mode), args, r.width,
+                            r.return_primal, r.return_tangent);
+}
+
+} // namespace autodiff

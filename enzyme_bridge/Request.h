@@ -1,0 +1,86 @@
+//===- enzyme_bridge/Request.h - Differentiation requests ------*- C++ -*-===//
+//
+// A request (function, mode, per-argument activity, return flags, width) is
+// a hashable value: it keys the derivative cache, so the same derivative is
+// generated once and reused by every call site and by recursive calls.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AUTODIFF_ENZYME_BRIDGE_REQUEST_H
+#define AUTODIFF_ENZYME_BRIDGE_REQUEST_H
+
+#include "llvm/ADT/DenseMapInfo.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+
+namespace llvm {
+class Function;
+} // namespace llvm
+
+namespace autodiff {
+
+enum class Mode { Forward, Reverse };
+
+/// How one parameter of the differentiated function takes part.
+enum class ArgActivity {
+  Const,     ///< `enzyme_const`: no derivative.
+  Dup,       ///< `enzyme_dup`: followed by `width` shadows / tangents.
+  DupNoNeed, ///< `enzyme_dupnoneed`: as Dup; the primal result is unneeded.
+  Out,       ///< `enzyme_out` (reverse): gradient returned.
+};
+
+struct DiffRequest {
+  llvm::Function *fn = nullptr;
+  Mode mode = Mode::Forward;
+  llvm::SmallVector<ArgActivity, 4> args;
+  unsigned width = 1;
+  /// The derivative also returns the primal result.
+  bool return_primal = false;
+  /// The derivative returns the tangent (forward) of the result; false for
+  /// a void/integer result or with `enzyme_const_return` / `enzyme_noret`.
+  bool return_tangent = false;
+
+  bool operator==(const DiffRequest &o) const {
+    return fn == o.fn && mode == o.mode && args == o.args &&
+           width == o.width && return_primal == o.return_primal &&
+           return_tangent == o.return_tangent;
+  }
+  bool operator!=(const DiffRequest &o) const { return !(*this == o); }
+
+  bool IsActive(unsigned i) const { return args[i] != ArgActivity::Const; }
+
+  /// Deterministic readable key, e.g. "fwd(f)[dup,const]w2+primal+tangent";
+  /// also the basis of the derivative's name.
+  std::string ToString() const;
+  /// Name of the generated function, e.g. "fwddiffe_f" or "fwddiffe2_f.1".
+  std::string DerivativeName() const;
+};
+
+llvm::hash_code hash_value(const DiffRequest &r);
+
+} // namespace autodiff
+
+namespace llvm {
+template <> struct DenseMapInfo<autodiff::DiffRequest> {
+  static autodiff::DiffRequest getEmptyKey() {
+    autodiff::DiffRequest r;
+    r.width = ~0u;
+    return r;
+  }
+  static autodiff::DiffRequest getTombstoneKey() {
+    autodiff::DiffRequest r;
+    r.width = ~0u - 1;
+    return r;
+  }
+  static unsigned getHashValue(const autodiff::DiffRequest &r) {
+    return static_cast<unsigned>(autodiff::hash_value(r));
+  }
+  static bool isEqual(const autodiff::DiffRequest &a,
+                      const autodiff::DiffRequest &b) {
+    return a == b;
+  }
+};
+} // namespace llvm
+
+#endif // AUTODIFF_ENZYME_BRIDGE_REQUEST_H
