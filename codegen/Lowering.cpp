@@ -1,0 +1,596 @@
+//===- codegen/Lowering.cpp - AutoDiffItem -> __enzyme_* call -------------===//
+//
+// Design. Lowering is a pure function of (module, request): the frontend
+// validates the request against a source-level signature and plans the
+// derivative at the LLVM level (frontend/Abi.h); this file only checks that
+// the plan fits the LLVM function it names and turns it into IR:
+//
+//   1. find the source, build or take its signature, validate and plan;
+//   2. check the signature against the LLVM parameters (a slice must be a
+//      pointer then an integer, a float must have the right width, ...);
+//   3. create the target, or adopt an existing declaration / placeholder
+//      definition: its parameters must be exactly the planned ones (after an
+//      optional `sret` pointer), and its return is either the planned leaves,
+//      an `sret` pointer they are stored to, or a same-sized type they are
+//      coerced to through memory (C returns `struct {float, float}` as
+//      `<2 x float>`);
+//   4. emit the body: run-time shadow length checks (our addition; rustc
+//      only has a FIXME for them), then one call to
+//      `__enzyme_{autodiff,fwddiff}_<target>(...)` with marker globals, as
+//      current rustc does, and return its result.
+//
+// Unlike rustc, nothing here aborts on bad input: every mismatch is an
+// absl::Status naming the source and the target.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/Lowering.h"
+
+#include "codegen/RuntimeChecks.h"
+#include "frontend/Abi.h"
+#include "frontend/Validate.h"
+#include "support/StatusMacros.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+#include "llvm/IR/Attributes.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace autodiff {
+namespace {
+
+std::string TypeName(const llvm::Type *ty) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  ty->print(os);
+  return s;
+}
+
+/// Prefix of every diagnostic about one request.
+std::string Where(const std::string &source, const std::string &target) {
+  return absl::StrCat("in autodiff of `", source, "` into `", target, "`: ");
+}
+
+SourceType PointerToOpaque() {
+  SourceType t;
+  t.kind = SourceType::Kind::MutPtr;
+  SourceType pointee;
+  pointee.kind = SourceType::Kind::Opaque;
+  t.elems.push_back(pointee);
+  return t;
+}
+
+/// One LLVM value's source-level view when no signature is given.
+SourceType SourceTypeFromLlvm(llvm::Type *ty, bool zero_ext) {
+  if (ty->isDoubleTy() || ty->isFloatTy() || ty->isHalfTy() ||
+      ty->isFP128Ty())
+    return SourceType::Float(ty->getPrimitiveSizeInBits().getFixedValue());
+  if (ty->isIntegerTy(1)) {
+    SourceType t;
+    t.kind = SourceType::Kind::Bool;
+    return t;
+  }
+  if (ty->isIntegerTy())
+    return SourceType::Int(ty->getIntegerBitWidth(), !zero_ext);
+  if (ty->isPointerTy())
+    return PointerToOpaque();
+  SourceType t;
+  t.kind = ty->isVoidTy() ? SourceType::Kind::Unit : SourceType::Kind::Opaque;
+  return t;
+}
+
+/// Whether LLVM value type `ty` can carry a scalar of source type `t`.
+bool ScalarFits(const SourceType &t, llvm::Type *ty) {
+  using K = SourceType::Kind;
+  switch (t.kind) {
+  case K::Float:
+    return ty->isFloatingPointTy() &&
+           (t.bits == 0 || ty->getPrimitiveSizeInBits() == t.bits);
+  case K::Int:
+    return ty->isIntegerTy() && (t.bits == 0 || ty->getIntegerBitWidth() ==
+                                                    t.bits);
+  case K::Bool:
+    return ty->isIntegerTy(1) || ty->isIntegerTy(8);
+  case K::Ref:
+  case K::MutRef:
+  case K::ConstPtr:
+  case K::MutPtr:
+    return ty->isPointerTy();
+  case K::Opaque:
+    return !ty->isVoidTy();
+  default:
+    return false;
+  }
+}
+
+/// The LLVM types `t` expects, for messages ("ptr, i64").
+std::string ExpectedTypes(const SourceType &t) {
+  using K = SourceType::Kind;
+  auto one = [](const SourceType &s) -> std::string {
+    switch (s.kind) {
+    case K::Float:
+      return s.bits == 32 ? "float" : s.bits == 64 ? "double"
+                                                   : absl::StrCat("f", s.bits);
+    case K::Int:
+      return absl::StrCat("i", s.bits);
+    case K::Bool:
+      return "i1";
+    case K::Opaque:
+      return "any type";
+    default:
+      return "ptr";
+    }
+  };
+  if (t.IsSlice())
+    return "ptr, an integer";
+  if (t.kind == K::Pair && t.elems.size() == 2)
+    return absl::StrCat(one(t.elems[0]), ", ", one(t.elems[1]));
+  return one(t);
+}
+
+/// Checks that `sig` describes the LLVM function `f`.
+absl::Status CheckSignatureFits(const llvm::Function &f,
+                                const SourceSignature &sig,
+                                const std::string &where) {
+  unsigned needed = 0;
+  for (const SourceParam &p : sig.params)
+    needed += p.type.LlvmParamCount();
+  std::string fn = f.getName().str();
+  if (needed != f.arg_size())
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, "the signature has ", sig.params.size(),
+        " parameters taking ", needed, " LLVM parameters, but LLVM function `",
+        fn, "` has ", f.arg_size()));
+  unsigned pos = 0;
+  for (size_t i = 0; i < sig.params.size(); ++i) {
+    const SourceType &t = sig.params[i].type;
+    unsigned n = t.LlvmParamCount();
+    bool ok = true;
+    if (t.IsSlice()) {
+      ok = f.getArg(pos)->getType()->isPointerTy() &&
+           f.getArg(pos + 1)->getType()->isIntegerTy();
+    } else if (t.kind == SourceType::Kind::Pair) {
+      ok = t.elems.size() == 2 && ScalarFits(t.elems[0], f.getArg(pos)->getType()) &&
+           ScalarFits(t.elems[1], f.getArg(pos + 1)->getType());
+    } else if (n == 1) {
+      ok = ScalarFits(t, f.getArg(pos)->getType());
+    }
+    if (!ok) {
+      std::vector<std::string> found;
+      for (unsigned k = 0; k < n; ++k)
+        found.push_back(TypeName(f.getArg(pos + k)->getType()));
+      std::string name = sig.params[i].name.empty()
+                             ? absl::StrCat("#", i)
+                             : absl::StrCat("`", sig.params[i].name, "`");
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, "parameter ", name, " of type `", t.ToString(),
+          "` needs LLVM type(s) ", ExpectedTypes(t), ", but LLVM function `",
+          fn, "` has ", absl::StrJoin(found, ", "), " at parameter ", pos));
+    }
+    pos += n;
+  }
+  llvm::Type *ret = f.getReturnType();
+  const SourceType &rt = sig.ret;
+  bool ret_ok;
+  if (rt.kind == SourceType::Kind::Unit) {
+    ret_ok = ret->isVoidTy();
+  } else if (rt.IsSlice() || rt.kind == SourceType::Kind::Pair) {
+    auto *st = llvm::dyn_cast<llvm::StructType>(ret);
+    ret_ok = st && st->getNumElements() == 2;
+    if (ret_ok && rt.kind == SourceType::Kind::Pair)
+      ret_ok = rt.elems.size() == 2 &&
+               ScalarFits(rt.elems[0], st->getElementType(0)) &&
+               ScalarFits(rt.elems[1], st->getElementType(1));
+  } else {
+    ret_ok = ScalarFits(rt, ret);
+  }
+  if (!ret_ok)
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, "the signature returns `", rt.ToString(), "`, but LLVM function `",
+        fn, "` returns ", TypeName(ret)));
+  return absl::OkStatus();
+}
+
+/// How the lowered target hands back the enzyme call's result.
+enum class ReturnKind { Direct, Void, Sret, Coerce };
+
+/// The LLVM view of the planned target.
+struct TargetShape {
+  std::vector<llvm::Type *> params;
+  llvm::Type *result = nullptr; ///< void, one leaf, or a struct of leaves.
+};
+
+absl::StatusOr<TargetShape> ShapeOf(const llvm::Function &src,
+                                    const LoweringPlan &plan,
+                                    const std::string &where) {
+  llvm::LLVMContext &ctx = src.getContext();
+  TargetShape shape;
+  auto arg_type = [&](unsigned i) -> absl::StatusOr<llvm::Type *> {
+    if (i >= src.arg_size())
+      return absl::InternalError(absl::StrCat(
+          where, "the plan refers to LLVM parameter ", i, " of `",
+          src.getName().str(), "`, which has ", src.arg_size()));
+    return src.getArg(i)->getType();
+  };
+  for (const TargetParam &p : plan.target_params) {
+    if (p.role == TargetParam::Role::Seed) {
+      if (src.getReturnType()->isVoidTy())
+        return absl::InternalError(
+            absl::StrCat(where, "seed `", p.name, "` for a void return"));
+      shape.params.push_back(src.getReturnType());
+      continue;
+    }
+    AD_ASSIGN_OR_RETURN(llvm::Type * t, arg_type(p.source_param));
+    shape.params.push_back(t);
+  }
+  std::vector<llvm::Type *> leaves;
+  for (const ReturnLeaf &leaf : plan.ret_leaves) {
+    if (leaf.kind == ReturnLeaf::Kind::Gradient) {
+      AD_ASSIGN_OR_RETURN(llvm::Type * t, arg_type(leaf.source_param));
+      leaves.push_back(t);
+    } else {
+      if (src.getReturnType()->isVoidTy())
+        return absl::InternalError(absl::StrCat(
+            where, "the plan returns the primal or its tangent, but `",
+            src.getName().str(), "` returns void"));
+      leaves.push_back(src.getReturnType());
+    }
+  }
+  if (leaves.empty())
+    shape.result = llvm::Type::getVoidTy(ctx);
+  else if (leaves.size() == 1)
+    shape.result = leaves[0];
+  else
+    shape.result = llvm::StructType::get(ctx, leaves);
+  return shape;
+}
+
+/// Attributes that described the old (placeholder) body and may be false
+/// for the new one.
+void ResetBodyAttributes(llvm::Function &f) {
+  using A = llvm::Attribute;
+  for (A::AttrKind k :
+       {A::NoInline, A::OptimizeNone, A::Memory, A::NoReturn, A::WillReturn,
+        A::NoSync, A::NoFree, A::NoRecurse, A::NoUnwind, A::Speculatable,
+        A::Naked, A::Cold})
+    f.removeFnAttr(k);
+  for (A::AttrKind k : {A::NoFPClass, A::Range, A::NoAlias, A::NonNull,
+                        A::Dereferenceable, A::DereferenceableOrNull})
+    f.removeRetAttr(k);
+  for (unsigned i = 0; i < f.arg_size(); ++i)
+    for (A::AttrKind k : {A::ReadNone, A::ReadOnly, A::WriteOnly, A::Captures,
+                          A::Returned, A::Initializes, A::NoFree})
+      f.removeParamAttr(i, k);
+}
+
+/// Copies the code generation attributes of `from` so that the target can be
+/// compiled and inlined like the source.
+void CopyCodegenAttributes(const llvm::Function &from, llvm::Function &to) {
+  for (const char *kind :
+       {"target-cpu", "target-features", "tune-cpu", "frame-pointer"})
+    if (from.hasFnAttribute(kind))
+      to.addFnAttr(from.getFnAttribute(kind));
+  if (from.hasFnAttribute(llvm::Attribute::UWTable))
+    to.addFnAttr(from.getFnAttribute(llvm::Attribute::UWTable));
+}
+
+/// The debug location for the new body: the placeholder's last one if it is
+/// usable, else the start of the target's subprogram, else none.
+llvm::DebugLoc PickDebugLoc(llvm::Function &f) {
+  llvm::DISubprogram *sp = f.getSubprogram();
+  if (!sp)
+    return {};
+  if (!sp->isDefinition()) {
+    f.setSubprogram(nullptr);
+    return {};
+  }
+  std::vector<llvm::BasicBlock *> blocks;
+  for (llvm::BasicBlock &bb : f)
+    blocks.push_back(&bb);
+  for (auto bb = blocks.rbegin(); bb != blocks.rend(); ++bb)
+    for (auto inst = (*bb)->rbegin(); inst != (*bb)->rend(); ++inst)
+      if (const llvm::DebugLoc &dl = inst->getDebugLoc())
+        if (!dl->getInlinedAt() && dl->getScope()->getSubprogram() == sp)
+          return llvm::DILocation::get(f.getContext(), dl->getLine(),
+                                       dl->getColumn(), sp);
+  return llvm::DILocation::get(f.getContext(), sp->getLine(), 0, sp);
+}
+
+void EraseBody(llvm::Function &f) {
+  for (llvm::BasicBlock &bb : f)
+    bb.dropAllReferences();
+  while (!f.empty())
+    f.begin()->eraseFromParent();
+}
+
+struct PreparedTarget {
+  llvm::Function *fn = nullptr;
+  ReturnKind ret = ReturnKind::Direct;
+  unsigned first_param = 0; ///< 1 when an sret pointer comes first.
+  llvm::Type *sret_type = nullptr;
+  llvm::DebugLoc dbg;
+};
+
+absl::StatusOr<PreparedTarget> CreateTarget(llvm::Module &m,
+                                            const llvm::Function &src,
+                                            const LoweringPlan &plan,
+                                            const TargetShape &shape,
+                                            const std::string &name) {
+  auto *fty = llvm::FunctionType::get(shape.result, shape.params, false);
+  PreparedTarget t;
+  t.fn = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, name,
+                                m);
+  for (size_t i = 0; i < plan.target_params.size(); ++i)
+    t.fn->getArg(i)->setName(plan.target_params[i].name);
+  CopyCodegenAttributes(src, *t.fn);
+  t.ret = shape.result->isVoidTy() ? ReturnKind::Void : ReturnKind::Direct;
+  return t;
+}
+
+absl::StatusOr<PreparedTarget> AdoptTarget(llvm::Function &f,
+                                           const LoweringPlan &plan,
+                                           const TargetShape &shape,
+                                           const std::string &where) {
+  std::string name = f.getName().str();
+  if (f.isIntrinsic() || f.isVarArg())
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, "target `", name, "` is ",
+        f.isIntrinsic() ? "an intrinsic" : "variadic"));
+  const llvm::DataLayout &dl = f.getParent()->getDataLayout();
+  PreparedTarget t;
+  t.fn = &f;
+  if (f.arg_size() > 0 && f.hasParamAttribute(0, llvm::Attribute::StructRet)) {
+    t.first_param = 1;
+    t.sret_type = f.getParamStructRetType(0);
+  }
+  unsigned have = f.arg_size() - t.first_param;
+  if (have != shape.params.size())
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, "target `", name, "` has ", have, " parameters",
+        t.first_param ? " after its sret pointer" : "", ", but the derivative ",
+        "takes ", shape.params.size()));
+  for (unsigned i = 0; i < have; ++i) {
+    llvm::Type *ty = f.getArg(i + t.first_param)->getType();
+    if (ty != shape.params[i])
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, "target `", name, "`: parameter ", i, " (`",
+          plan.target_params[i].name, "`) has type ", TypeName(ty),
+          ", but the derivative needs ", TypeName(shape.params[i])));
+  }
+  llvm::Type *ret = f.getReturnType();
+  std::string want = TypeName(shape.result);
+  if (t.sret_type) {
+    if (!ret->isVoidTy() || shape.result->isVoidTy() ||
+        !t.sret_type->isSized() ||
+        dl.getTypeAllocSize(t.sret_type) != dl.getTypeAllocSize(shape.result))
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, "target `", name, "` returns through sret(",
+          TypeName(t.sret_type), ") and ", TypeName(ret),
+          ", but the derivative returns ", want, " (it must fit the sret ",
+          "type exactly and the target must return void)"));
+    t.ret = ReturnKind::Sret;
+  } else if (ret == shape.result) {
+    t.ret = ret->isVoidTy() ? ReturnKind::Void : ReturnKind::Direct;
+  } else if (!ret->isVoidTy() && !shape.result->isVoidTy() && ret->isSized() &&
+             dl.getTypeAllocSize(ret) == dl.getTypeAllocSize(shape.result)) {
+    t.ret = ReturnKind::Coerce;
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, "target `", name, "` returns ", TypeName(ret),
+        ", but the derivative returns ", want));
+  }
+  for (unsigned i = 0; i < have; ++i)
+    if (!f.getArg(i + t.first_param)->hasName())
+      f.getArg(i + t.first_param)->setName(plan.target_params[i].name);
+  t.dbg = PickDebugLoc(f);
+  if (!f.isDeclaration())
+    EraseBody(f);
+  if (f.hasExternalWeakLinkage())
+    f.setLinkage(llvm::GlobalValue::ExternalLinkage);
+  ResetBodyAttributes(f);
+  return t;
+}
+
+/// `@enzyme_dup = external global ptr`, or whatever global of that name the
+/// module already has (C declares `extern int enzyme_dup;`).
+llvm::Constant *MarkerGlobal(llvm::Module &m, const std::string &name) {
+  if (llvm::GlobalValue *gv = m.getNamedValue(name))
+    return gv;
+  return new llvm::GlobalVariable(m, llvm::PointerType::getUnqual(m.getContext()),
+                                  /*isConstant=*/false,
+                                  llvm::GlobalValue::ExternalLinkage, nullptr,
+                                  name);
+}
+
+absl::StatusOr<llvm::Function *> EnzymeDeclaration(llvm::Module &m,
+                                                   DiffMode mode,
+                                                   llvm::Type *result,
+                                                   const std::string &target,
+                                                   const std::string &where) {
+  std::string name = absl::StrCat(mode == DiffMode::Forward
+                                      ? "__enzyme_fwddiff_"
+                                      : "__enzyme_autodiff_",
+                                  target);
+  auto *fty = llvm::FunctionType::get(result, {}, /*isVarArg=*/true);
+  if (llvm::GlobalValue *gv = m.getNamedValue(name)) {
+    auto *f = llvm::dyn_cast<llvm::Function>(gv);
+    if (!f || f->getFunctionType() != fty || !f->isDeclaration())
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, "`", name, "` already exists with another type"));
+    return f;
+  }
+  llvm::Function *f =
+      llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, name, m);
+  f->addFnAttr(llvm::Attribute::NoInline);
+  return f;
+}
+
+/// The operands of the `__enzyme_*` call after the function itself.
+absl::StatusOr<std::vector<llvm::Value *>>
+CallOperands(llvm::IRBuilder<> &b, const LoweringPlan &plan,
+             const std::vector<llvm::Value *> &params,
+             const std::string &where) {
+  llvm::Module &m = *b.GetInsertBlock()->getModule();
+  std::vector<llvm::Value *> ops;
+  auto param = [&](unsigned i) -> absl::StatusOr<llvm::Value *> {
+    if (i >= params.size())
+      return absl::InternalError(
+          absl::StrCat(where, "the plan refers to target parameter ", i));
+    return params[i];
+  };
+  for (const CallArg &arg : plan.call_args) {
+    switch (arg.kind) {
+    case CallArg::Kind::Marker:
+      ops.push_back(MarkerGlobal(m, arg.marker));
+      break;
+    case CallArg::Kind::Param:
+    case CallArg::Kind::SeedValue: {
+      AD_ASSIGN_OR_RETURN(llvm::Value * v, param(arg.param));
+      ops.push_back(v);
+      break;
+    }
+    case CallArg::Kind::StridedShadow: {
+      AD_ASSIGN_OR_RETURN(llvm::Value * base, param(arg.param));
+      if (!base->getType()->isPointerTy())
+        return absl::InternalError(absl::StrCat(
+            where, "strided shadow from non-pointer parameter ", arg.param));
+      if (arg.lane == 0) {
+        ops.push_back(base);
+        break;
+      }
+      llvm::Value *offset =
+          b.getInt64(uint64_t(arg.lane) * uint64_t(arg.stride_bytes));
+      if (arg.length_param) {
+        AD_ASSIGN_OR_RETURN(llvm::Value * len, param(*arg.length_param));
+        if (!len->getType()->isIntegerTy())
+          return absl::InternalError(absl::StrCat(
+              where, "stride length from non-integer parameter ",
+              *arg.length_param));
+        // In bounds: the length check made sure all lanes fit the shadow.
+        offset = b.CreateMul(b.CreateZExtOrTrunc(len, b.getInt64Ty()), offset,
+                             base->getName() + ".offset" +
+                                 llvm::Twine(arg.lane),
+                             /*HasNUW=*/true);
+      }
+      ops.push_back(b.CreateInBoundsGEP(b.getInt8Ty(), base, offset,
+                                        base->getName() + ".lane" +
+                                            llvm::Twine(arg.lane)));
+      break;
+    }
+    case CallArg::Kind::WidthValue:
+      ops.push_back(b.getInt64(arg.value));
+      break;
+    }
+  }
+  return ops;
+}
+
+} // namespace
+
+SourceSignature SignatureFromLlvm(const llvm::Function &f) {
+  SourceSignature sig;
+  sig.name = f.getName().str();
+  for (const llvm::Argument &a : f.args()) {
+    SourceParam p;
+    p.name = a.getName().str();
+    p.type = SourceTypeFromLlvm(a.getType(), a.hasZExtAttr());
+    sig.params.push_back(std::move(p));
+  }
+  sig.ret = SourceTypeFromLlvm(
+      f.getReturnType(),
+      f.getAttributes().hasRetAttr(llvm::Attribute::ZExt));
+  return sig;
+}
+
+absl::Status LowerAutoDiff(llvm::Module &m, const LoweringRequest &req) {
+  std::string where = Where(req.source, req.attr.target);
+  llvm::Function *src = m.getFunction(req.source);
+  if (!src || src->isDeclaration())
+    return absl::NotFoundError(absl::StrCat(
+        where, "could not find source function `", req.source, "`",
+        src ? " (the module only declares it)" : ""));
+  if (req.attr.target == req.source)
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, "the target must differ from the source"));
+
+  SourceSignature sig = req.signature ? *req.signature : SignatureFromLlvm(*src);
+  if (sig.name.empty())
+    sig.name = req.source;
+  AD_RETURN_IF_ERROR(CheckSignatureFits(*src, sig, where));
+  AD_ASSIGN_OR_RETURN(AutoDiffItem item, MakeAutoDiffItem(sig, req.attr));
+  item.source = req.source;
+  AD_ASSIGN_OR_RETURN(LoweringPlan plan, PlanLowering(sig, item));
+  AD_ASSIGN_OR_RETURN(TargetShape shape, ShapeOf(*src, plan, where));
+
+  PreparedTarget target;
+  llvm::GlobalValue *existing = m.getNamedValue(item.target);
+  if (!existing) {
+    AD_ASSIGN_OR_RETURN(target, CreateTarget(m, *src, plan, shape, item.target));
+  } else if (auto *f = llvm::dyn_cast<llvm::Function>(existing)) {
+    AD_ASSIGN_OR_RETURN(target, AdoptTarget(*f, plan, shape, where));
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, "target `", item.target, "` exists but is not a function"));
+  }
+  llvm::Function &fn = *target.fn;
+  std::vector<llvm::Value *> params;
+  for (unsigned i = target.first_param; i < fn.arg_size(); ++i)
+    params.push_back(fn.getArg(i));
+
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::BasicBlock *entry = llvm::BasicBlock::Create(ctx, "entry", &fn);
+  llvm::IRBuilder<> b(entry);
+  b.SetCurrentDebugLocation(target.dbg);
+  AD_RETURN_IF_ERROR(EmitLengthChecks(b, plan.length_checks, params,
+                                      item.target, where));
+
+  AD_ASSIGN_OR_RETURN(llvm::Function * enzyme,
+                      EnzymeDeclaration(m, plan.mode, shape.result,
+                                        item.target, where));
+  std::vector<llvm::Value *> ops{src};
+  AD_ASSIGN_OR_RETURN(std::vector<llvm::Value *> rest,
+                      CallOperands(b, plan, params, where));
+  ops.insert(ops.end(), rest.begin(), rest.end());
+  llvm::CallInst *call = b.CreateCall(enzyme, ops);
+  switch (target.ret) {
+  case ReturnKind::Void:
+    b.CreateRetVoid();
+    break;
+  case ReturnKind::Direct:
+    b.CreateRet(call);
+    break;
+  case ReturnKind::Sret:
+    b.CreateStore(call, fn.getArg(0));
+    b.CreateRetVoid();
+    break;
+  case ReturnKind::Coerce: {
+    const llvm::DataLayout &dl = m.getDataLayout();
+    llvm::Type *ret = fn.getReturnType();
+    llvm::Align align = std::max(dl.getPrefTypeAlign(ret),
+                                 dl.getPrefTypeAlign(shape.result));
+    llvm::IRBuilder<> ab(entry, entry->begin());
+    llvm::AllocaInst *slot = ab.CreateAlloca(shape.result, nullptr, "coerce");
+    slot->setAlignment(align);
+    b.CreateAlignedStore(call, slot, align);
+    b.CreateRet(b.CreateAlignedLoad(ret, slot, align));
+    break;
+  }
+  }
+
+  std::string broken;
+  llvm::raw_string_ostream os(broken);
+  if (llvm::verifyFunction(fn, &os))
+    return absl::InternalError(absl::StrCat(
+        where, "generated function `", item.target, "` is broken: ", broken));
+  return absl::OkStatus();
+}
+
+} // namespace autodiff

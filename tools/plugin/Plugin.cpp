@@ -1,0 +1,96 @@
+//===- tools/plugin/Plugin.cpp - opt and clang pass plugin ----------------===//
+//
+// Design. Two thin module passes over the codegen library:
+//  - `autodiff-lower`: lowers the annotated requests of the module
+//    (`__attribute__((annotate("autodiff_reverse(...)")))`) into
+//    `__enzyme_*` calls;
+//  - `autodiff`: lowers them too (if not done yet), then differentiates
+//    every `__enzyme_*` call with the bridge.
+// With `opt -load-pass-plugin=AutodiffPlugin.so -passes=autodiff` the pass
+// runs where it is placed. With `clang -fpass-plugin=AutodiffPlugin.so`
+// lowering runs at the start of the pipeline (before the sources can be
+// inlined away), and differentiation at the end of the optimizer, so that,
+// as in rustc and Enzyme, the code is optimized before it is differentiated;
+// at -O1 and above the derivatives are then inlined and simplified by one
+// more round of LLVM's inliner pipeline. Errors go to the LLVMContext as
+// diagnostics (`error: autodiff: ...`), which makes opt and clang fail.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/Pipeline.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Plugins/PassPlugin.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
+
+namespace {
+
+/// Whether `m` has anything for autodiff to do: a use of an `__enzyme_*`
+/// function or an annotations global (which may hold requests).
+bool HasAutodiffWork(const llvm::Module &m) {
+  if (m.getNamedGlobal("llvm.global.annotations"))
+    return true;
+  for (const llvm::Function &f : m)
+    if (!f.use_empty() && f.getName().contains("__enzyme_"))
+      return true;
+  return false;
+}
+
+class AutodiffPass : public llvm::PassInfoMixin<AutodiffPass> {
+public:
+  explicit AutodiffPass(bool lower_only) : lower_only_(lower_only) {}
+
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &) {
+    if (!HasAutodiffWork(m))
+      return llvm::PreservedAnalyses::all();
+    autodiff::PipelineOptions opts;
+    opts.no_postopt = true; // The host's own pipeline optimizes.
+    opts.stop_after_lowering = lower_only_;
+    absl::Status s = autodiff::RunAutodiffPipeline(m, {}, opts);
+    if (!s.ok())
+      m.getContext().emitError("autodiff: " + std::string(s.message()));
+    return llvm::PreservedAnalyses::none();
+  }
+
+  /// Must run at -O0 and on optnone functions too.
+  static bool isRequired() { return true; }
+
+private:
+  bool lower_only_;
+};
+
+void RegisterCallbacks(llvm::PassBuilder &pb) {
+  pb.registerPipelineParsingCallback(
+      [](llvm::StringRef name, llvm::ModulePassManager &mpm,
+         llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+        if (name == "autodiff" || name == "autodiff-lower") {
+          mpm.addPass(AutodiffPass(name == "autodiff-lower"));
+          return true;
+        }
+        return false;
+      });
+  pb.registerPipelineStartEPCallback(
+      [](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
+        mpm.addPass(AutodiffPass(/*lower_only=*/true));
+      });
+  pb.registerOptimizerLastEPCallback(
+      [&pb](llvm::ModulePassManager &mpm, llvm::OptimizationLevel level,
+            llvm::ThinOrFullLTOPhase) {
+        mpm.addPass(AutodiffPass(/*lower_only=*/false));
+        if (level != llvm::OptimizationLevel::O0) {
+          mpm.addPass(pb.buildInlinerPipeline(level,
+                                              llvm::ThinOrFullLTOPhase::None));
+          mpm.addPass(llvm::GlobalDCEPass());
+        }
+      });
+}
+
+} // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo
+llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "AutodiffPlugin", "0.1",
+          RegisterCallbacks};
+}
