@@ -68,10 +68,17 @@ public:
 
   /// Marks the objects `ptr` may point into as holding active data.
   void VaryMemory(const Value *ptr) {
+    if (!memory_.insert(ptr).second)
+      return;
     SmallVector<const Value *, 4> objs;
     getUnderlyingObjects(ptr, objs);
-    for (const Value *o : objs)
+    for (const Value *o : objs) {
       Vary(o);
+      // A pointer loaded from memory: that memory holds pointers to active
+      // data, so it needs a shadow too (to hold the shadow pointers).
+      if (const auto *l = dyn_cast<LoadInst>(o))
+        VaryMemory(l->getPointerOperand());
+    }
     Vary(ptr);
   }
 
@@ -91,6 +98,11 @@ public:
     if (const auto *st = dyn_cast<StoreInst>(&i)) {
       if (st->getValueOperand() == v)
         VaryMemory(st->getPointerOperand());
+      // Memory holding active data that receives a pointer: the pointee is
+      // reachable from active memory, so it needs a shadow.
+      if (st->getPointerOperand() == v &&
+          st->getValueOperand()->getType()->isPtrOrPtrVectorTy())
+        VaryMemory(st->getValueOperand());
       return;
     }
     if (const auto *call = dyn_cast<CallBase>(&i)) {
@@ -166,6 +178,7 @@ private:
   SmallPtrSetImpl<const Value *> &varied_;
   SmallPtrSetImpl<const Value *> &useful_;
   SmallVector<const Value *, 32> work_;
+  SmallPtrSet<const Value *, 32> memory_;
 };
 
 } // namespace
