@@ -115,15 +115,13 @@ absl::Status Planner::PlanParam(size_t index, unsigned llvm_base) {
   std::string name =
       param.name.empty() ? absl::StrCat("arg", index) : param.name;
 
-  Group primal =
-      AddGroup(type, TargetParam::Role::Primal, llvm_base, 0, name);
+  Group primal = AddGroup(type, TargetParam::Role::Primal, llvm_base, 0, name);
   std::vector<Group> shadows;
   if (HasShadow(act) && type.kind != SourceType::Kind::Unit) {
     unsigned count = IsVectorKind(act) ? 1 : width;
     for (unsigned lane = 0; lane < count; ++lane) {
-      std::string shadow_name = count == 1
-                                    ? absl::StrCat("d", name)
-                                    : absl::StrCat("d", name, "_", lane);
+      std::string shadow_name = count == 1 ? absl::StrCat("d", name)
+                                           : absl::StrCat("d", name, "_", lane);
       shadows.push_back(AddGroup(type, TargetParam::Role::Shadow, llvm_base,
                                  lane, shadow_name));
     }
@@ -275,8 +273,8 @@ std::vector<DiffActivity> ExpandActivities(const SourceSignature &sig,
       out.push_back(act);
       if (HasShadow(act.kind)) {
         uint32_t size = type.elems.empty() ? 0 : type.elems[0].SizeInBytes();
-        out.push_back(DiffActivity::Size(
-            size ? std::optional<uint32_t>(size) : std::nullopt));
+        out.push_back(DiffActivity::Size(size ? std::optional<uint32_t>(size)
+                                              : std::nullopt));
       } else {
         out.push_back(DiffActivity(Kind::Const));
       }

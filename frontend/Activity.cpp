@@ -155,8 +155,9 @@ std::string ToString(const DiffActivity &a) {
 std::string ToString(const AutoDiffItem &item) {
   const AutoDiffAttrs &attrs = item.attrs;
   std::string inputs = absl::StrJoin(
-      attrs.input_activity, ", ",
-      [](std::string *out, const DiffActivity &a) { out->append(ToString(a)); });
+      attrs.input_activity, ", ", [](std::string *out, const DiffActivity &a) {
+        out->append(ToString(a));
+      });
   return absl::StrCat(item.target, " = ",
                       attrs.mode == DiffMode::Forward ? "autodiff_forward"
                                                       : "autodiff_reverse",

@@ -32,7 +32,9 @@ absl::Status Invalid(std::string_view message) {
   return absl::InvalidArgumentError(Sv(message));
 }
 
-bool IsSpace(char c) { return absl::ascii_isspace(static_cast<unsigned char>(c)); }
+bool IsSpace(char c) {
+  return absl::ascii_isspace(static_cast<unsigned char>(c));
+}
 
 bool IsWordChar(char c) {
   return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_';
@@ -56,15 +58,15 @@ absl::StatusOr<uint32_t> ParseWidth(std::string_view arg) {
     return absl::ascii_isdigit(static_cast<unsigned char>(c));
   });
   if (!digits_only || !absl::SimpleAtoi(Sv(arg), &width) || width == 0)
-    return Invalid(
-        absl::StrCat("invalid width `", Sv(arg), "`: expected a positive integer"));
+    return Invalid(absl::StrCat("invalid width `", Sv(arg),
+                                "`: expected a positive integer"));
   return width;
 }
 
 bool LooksNumeric(std::string_view arg) {
-  return !arg.empty() && (absl::ascii_isdigit(static_cast<unsigned char>(
-                              arg[0])) ||
-                          arg[0] == '-' || arg[0] == '+');
+  return !arg.empty() &&
+         (absl::ascii_isdigit(static_cast<unsigned char>(arg[0])) ||
+          arg[0] == '-' || arg[0] == '+');
 }
 
 } // namespace
@@ -82,10 +84,13 @@ absl::StatusOr<ParsedAttribute> ParseAutodiffAttribute(std::string_view text) {
     attr.mode = DiffMode::Forward;
   else if (mode_name == "autodiff_reverse")
     attr.mode = DiffMode::Reverse;
+  else if (s.empty())
+    return Invalid("expected autodiff_forward or autodiff_reverse, found "
+                   "nothing");
   else
-    return Invalid(absl::StrCat(
-        "expected autodiff_forward or autodiff_reverse, found `",
-        Sv(mode_name.empty() ? s : mode_name), "`"));
+    return Invalid(
+        absl::StrCat("expected autodiff_forward or autodiff_reverse, found `",
+                     Sv(mode_name.empty() ? s : mode_name), "`"));
 
   // The parenthesized argument list.
   size_t open = mode_end;
@@ -146,11 +151,12 @@ absl::StatusOr<ParsedAttribute> ParseAutodiffAttribute(std::string_view text) {
     if (arg.empty())
       return Invalid(absl::StrCat("argument #", next + 1, " is empty"));
     if (arg == ToString(DiffActivityKind::FakeActivitySize))
-      return Invalid(
-          "FakeActivitySize is internal and can not be written in an attribute");
+      return Invalid("FakeActivitySize is internal and can not be written in "
+                     "an attribute");
     std::optional<DiffActivityKind> kind = ActivityFromString(arg);
     if (!kind)
-      return Invalid(absl::StrCat("did not recognize Activity: `", Sv(arg), "`"));
+      return Invalid(
+          absl::StrCat("did not recognize Activity: `", Sv(arg), "`"));
     attr.activities.push_back(DiffActivity(*kind));
   }
   return attr;
@@ -187,7 +193,8 @@ absl::StatusOr<AutodiffSpec> ParseAutodiffSpec(std::string_view text) {
   } else {
     if (std::any_of(left.begin(), left.end(),
                     [](char c) { return IsSpace(c) || c == ')'; }))
-      return Invalid(absl::StrCat("invalid source function name `", Sv(left), "`"));
+      return Invalid(
+          absl::StrCat("invalid source function name `", Sv(left), "`"));
     spec.source = std::string(left);
   }
 

@@ -105,6 +105,8 @@ std::string SourceType::ToString() const {
   case Kind::Float:
     return absl::StrCat("f", bits);
   case Kind::Int:
+    if (is_pointer_sized)
+      return is_signed ? "isize" : "usize";
     return absl::StrCat(is_signed ? "i" : "u", bits);
   case Kind::Bool:
     return "bool";
@@ -130,7 +132,7 @@ std::string SourceType::ToString() const {
 
 bool SourceType::operator==(const SourceType &o) const {
   return kind == o.kind && bits == o.bits && is_signed == o.is_signed &&
-         elems == o.elems;
+         elems == o.elems && is_pointer_sized == o.is_pointer_sized;
 }
 
 //===----------------------------------------------------------------------===//
@@ -321,8 +323,11 @@ private:
       t.kind = SourceType::Kind::Bool;
       return t;
     }
-    if (name == "isize" || name == "usize")
-      return SourceType::Int(64, name[0] == 'i');
+    if (name == "isize" || name == "usize") {
+      SourceType t = SourceType::Int(64, name[0] == 'i');
+      t.is_pointer_sized = true;
+      return t;
+    }
     if (name == "opaque" || name == "c_void") {
       SourceType t;
       t.kind = SourceType::Kind::Opaque;
@@ -343,14 +348,12 @@ private:
 
 absl::Status TypeError(std::string_view text, const absl::Status &why) {
   return absl::InvalidArgumentError(absl::StrCat(
-      "could not parse type `", Sv(Trim(text)),
-      "`: ", why.message()));
+      "could not parse type `", Sv(Trim(text)), "`: ", why.message()));
 }
 
 absl::Status SignatureError(std::string_view text, std::string_view why) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("could not parse signature `",
-                   Sv(Trim(text)), "`: ", Sv(why)));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "could not parse signature `", Sv(Trim(text)), "`: ", Sv(why)));
 }
 
 /// Splits `text` at commas outside parentheses and brackets.
@@ -418,11 +421,11 @@ absl::StatusOr<SourceSignature> ParseSourceSignature(std::string_view text) {
   if (name.empty())
     return SignatureError(text, "missing the function name");
   if (std::any_of(name.begin(), name.end(), [](char c) {
-        return absl::ascii_isspace(static_cast<unsigned char>(c)) ||
-               c == ')' || c == ',' || c == '=';
+        return absl::ascii_isspace(static_cast<unsigned char>(c)) || c == ')' ||
+               c == ',' || c == '=';
       }))
-    return SignatureError(text, absl::StrCat("invalid function name `", Sv(name),
-                                             "`"));
+    return SignatureError(
+        text, absl::StrCat("invalid function name `", Sv(name), "`"));
   sig.name = std::string(name);
 
   // Find the parenthesis closing the parameter list.
@@ -449,8 +452,8 @@ absl::StatusOr<SourceSignature> ParseSourceSignature(std::string_view text) {
       if (part.empty()) {
         if (i + 1 == parts.size() && i > 0)
           break; // A trailing comma.
-        return SignatureError(text, absl::StrCat("parameter #", i + 1,
-                                                 " is empty"));
+        return SignatureError(text,
+                              absl::StrCat("parameter #", i + 1, " is empty"));
       }
       auto param = ParseParam(part);
       if (!param.ok())
@@ -459,8 +462,7 @@ absl::StatusOr<SourceSignature> ParseSourceSignature(std::string_view text) {
     }
   }
 
-  std::string_view rest =
-      Trim(trimmed.substr(close + 1));
+  std::string_view rest = Trim(trimmed.substr(close + 1));
   if (rest.empty())
     return sig;
   if (rest.substr(0, 2) != "->")
@@ -468,8 +470,8 @@ absl::StatusOr<SourceSignature> ParseSourceSignature(std::string_view text) {
         text, absl::StrCat("unexpected `", Sv(rest), "` after the parameters"));
   auto ret = ParseSourceType(rest.substr(2));
   if (!ret.ok())
-    return SignatureError(text, absl::StrCat("return type: ",
-                                             ret.status().message()));
+    return SignatureError(
+        text, absl::StrCat("return type: ", ret.status().message()));
   sig.ret = *std::move(ret);
   return sig;
 }

@@ -42,6 +42,9 @@ struct SourceType {
   /// Pointee (Ref/MutRef/ConstPtr/MutPtr) or element (Slice/MutSlice);
   /// the two elements for Pair.
   std::vector<SourceType> elems;
+  /// Int only: written `isize` / `usize` (`bits` is 64). Keeps diagnostics
+  /// in the user's spelling.
+  bool is_pointer_sized = false;
 
   static SourceType Unit() { return {}; }
   static SourceType Float(uint32_t bits);

@@ -35,9 +35,8 @@ bool IsShadowable(const SourceType &t) {
 
 /// Returns the description of the types `kind` accepts (the part after
 /// "only ... can be KIND"), or nullopt when `t` fits.
-std::optional<std::string_view> TypeMismatch(DiffActivityKind kind,
-                                             const SourceType &t,
-                                             bool is_return) {
+std::optional<std::string_view>
+TypeMismatch(DiffActivityKind kind, const SourceType &t, bool is_return) {
   switch (kind) {
   case DiffActivityKind::Const:
     return std::nullopt;
@@ -92,9 +91,9 @@ std::string DescribeParam(const SourceParam &param, size_t index) {
 
 std::string TypeError(DiffActivityKind kind, std::string_view subject,
                       std::string_view allowed) {
-  return absl::StrCat(Sv(ToString(kind)), " can not be used for this type: ",
-                      Sv(subject), "; only ", Sv(allowed), " can be ",
-                      Sv(ToString(kind)));
+  return absl::StrCat(Sv(ToString(kind)),
+                      " can not be used for this type: ", Sv(subject),
+                      "; only ", Sv(allowed), " can be ", Sv(ToString(kind)));
 }
 
 /// The checks shared by both entry points; messages are not yet prefixed.
@@ -150,18 +149,16 @@ absl::StatusOr<AutoDiffItem> MakeAutoDiffItem(const SourceSignature &sig,
   bool has_ret = sig.ret.kind != SourceType::Kind::Unit;
   size_t expected = sig.params.size() + (has_ret ? 1 : 0);
   if (attr.activities.size() != expected)
-    return Prefixed(sig.name,
-                    absl::StrCat("expected ", expected,
-                                 " activities, but found ",
-                                 attr.activities.size()));
+    return Prefixed(sig.name, absl::StrCat("expected ", expected,
+                                           " activities, but found ",
+                                           attr.activities.size()));
   AutoDiffItem item;
   item.source = sig.name;
   item.target = attr.target;
   item.attrs.mode = attr.mode;
   item.attrs.width = attr.width;
   item.attrs.input_activity.assign(attr.activities.begin(),
-                                   attr.activities.begin() +
-                                       sig.params.size());
+                                   attr.activities.begin() + sig.params.size());
   item.attrs.ret_activity =
       has_ret ? attr.activities.back() : DiffActivity(DiffActivityKind::None);
   AD_RETURN_IF_ERROR(ValidateAutoDiffItem(sig, item));
