@@ -33,3 +33,7 @@ if rustc:
     config.substitutions.append(("%rustc", rustc))
 if os.path.exists("/usr/lib/python3/dist-packages/numba"):
     config.available_features.add("numba")
+
+# Executed C programs (tests/exec/lib/run-c.sh) take their tools from these.
+config.environment["ADTEST_CLANG"] = os.path.join(tools, "clang")
+config.environment["ADTEST_AUTODIFF_OPT"] = os.path.join(bin_dir, "autodiff-opt")
