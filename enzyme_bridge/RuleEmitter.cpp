@@ -21,6 +21,7 @@
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace autodiff {
 
@@ -260,13 +261,20 @@ private:
     case Kind::Neg:
       return FNeg(Emit(*e.args[0]));
     case Kind::Add:
-      return FAdd(Emit(*e.args[0]), Emit(*e.args[1]));
     case Kind::Sub:
-      return FSub(Emit(*e.args[0]), Emit(*e.args[1]));
     case Kind::Mul:
-      return FMul(Emit(*e.args[0]), Emit(*e.args[1]));
-    case Kind::Div:
-      return FDiv(Emit(*e.args[0]), Emit(*e.args[1]));
+    case Kind::Div: {
+      // Left before right, for a deterministic instruction order.
+      Value *lhs = Emit(*e.args[0]);
+      Value *rhs = Emit(*e.args[1]);
+      if (e.kind == Kind::Add)
+        return FAdd(lhs, rhs);
+      if (e.kind == Kind::Sub)
+        return FSub(lhs, rhs);
+      if (e.kind == Kind::Mul)
+        return FMul(lhs, rhs);
+      return FDiv(lhs, rhs);
+    }
     case Kind::Call: {
       llvm::SmallVector<Value *, 2> args;
       for (const RuleExpr *arg : e.args)
@@ -277,7 +285,9 @@ private:
       Value *lhs = Emit(*e.args[0]);
       Value *rhs = Emit(*e.args[1]);
       Value *cmp = b_.CreateFCmp(ToPredicate(e.cmp), lhs, rhs);
-      return b_.CreateSelect(cmp, Emit(*e.args[2]), Emit(*e.args[3]));
+      Value *then = Emit(*e.args[2]);
+      Value *otherwise = Emit(*e.args[3]);
+      return b_.CreateSelect(cmp, then, otherwise);
     }
     }
     llvm_unreachable("unknown rule expression");
@@ -382,6 +392,8 @@ private:
       return FNeg(c);
     if (IsConstant(c, -1.0))
       return FNeg(a);
+    if (llvm::isa<llvm::Constant>(a) && !llvm::isa<llvm::Constant>(c))
+      std::swap(a, c); // Constants second, as InstCombine would have it.
     return b_.CreateFMul(a, c);
   }
   Value *FDiv(Value *a, Value *c) {

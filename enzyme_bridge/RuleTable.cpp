@@ -8,6 +8,10 @@
 //   R         the primal result
 //   C(v)      a constant; Call("cos", X) a math function by its libm name
 //   N(i)      integer operand i converted to floating point
+//
+// A node used twice (a named local such as IntExponent, or Square(e)) is
+// emitted once per rule application; equal but separately built nodes are
+// emitted twice.
 //   NoPartial the operand is not differentiable (an integer exponent)
 //
 // Forward mode sums partial x tangent over the operands; reverse mode
@@ -172,8 +176,10 @@ std::vector<DerivativeRule> BuildTable() {
   t.Math("pow", {Mul(Y, Call("pow", X, Sub(Y, C(1)))),
                  Select(RuleCmp::EQ, X, C(0), C(0),
                         Mul(R, Call("log", X)))});
+  const RuleExpr *IntExponent = N(1);
   t.Intrinsic("llvm.powi",
-              {Mul(N(1), Call("pow", X, Sub(N(1), C(1)))), NoPartial});
+              {Mul(IntExponent, Call("pow", X, Sub(IntExponent, C(1)))),
+               NoPartial});
   t.Libm("hypot", {Div(X, R), Div(Y, R)});
 
   // Exponentials and logarithms.
@@ -192,8 +198,8 @@ std::vector<DerivativeRule> BuildTable() {
   t.Libm("scalbn", {TwoToN, NoPartial});
   t.Libm("scalbln", {TwoToN, NoPartial});
 
-  // Trigonometric functions; atan2(y, x) has partials x / (x^2 + y^2) and
-  // -y / (x^2 + y^2).
+  // Trigonometric functions. atan2(X, Y) is the angle of the point (Y, X),
+  // with partials Y / (X^2 + Y^2) and -X / (X^2 + Y^2).
   const RuleExpr *InvSqrt1MinusX2 =
       Div(C(1), Call("sqrt", Sub(C(1), Square(X))));
   const RuleExpr *SumOfSquares = Add(Square(X), Square(Y));
