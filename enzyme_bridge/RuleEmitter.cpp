@@ -13,7 +13,6 @@
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PatternMatch.h"
@@ -169,8 +168,6 @@ public:
               Value *result)
       : b_(b), operands_(operands), result_(result),
         type_(ExpressionType(operands, result)) {}
-
-  Type *type() const { return type_; }
 
   Value *Emit(const RuleExpr &e) {
     auto it = memo_.find(&e);
