@@ -269,6 +269,8 @@ absl::Status DifferentiateModule(Module &m, const BridgeOptions &opts) {
       msg += (msg.empty() ? "" : "\n") + e;
     return absl::Status(code, msg);
   }
+  if (opts.cache_log)
+    cache.Print(*opts.cache_log);
   for (auto &[rc, df] : todo)
     AD_RETURN_IF_ERROR(ReplaceRequestCall(*rc, *df));
   if (opts.erase_dead_declarations)

@@ -12,6 +12,7 @@
 
 namespace llvm {
 class Module;
+class raw_ostream;
 } // namespace llvm
 
 namespace autodiff {
@@ -19,6 +20,9 @@ namespace autodiff {
 struct BridgeOptions {
   /// Remove `__enzyme_*` declarations that have no uses left.
   bool erase_dead_declarations = true;
+  /// If set, one line per generated derivative ("request -> function") is
+  /// written here after differentiation: what the cache holds.
+  llvm::raw_ostream *cache_log = nullptr;
 };
 
 /// Differentiates every request in `m`. On failure the status (InvalidArgument

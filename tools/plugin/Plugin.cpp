@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Pipeline.h"
+#include "enzyme_bridge/Printers.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -38,16 +39,24 @@ bool HasAutodiffWork(const llvm::Module &m) {
   return false;
 }
 
+/// What one instance of the pass does.
+enum class Stage {
+  Lower,         ///< Annotated requests -> __enzyme_* calls.
+  Differentiate, ///< __enzyme_* calls -> derivatives.
+  Both,
+};
+
 class AutodiffPass : public llvm::PassInfoMixin<AutodiffPass> {
 public:
-  explicit AutodiffPass(bool lower_only) : lower_only_(lower_only) {}
+  explicit AutodiffPass(Stage stage) : stage_(stage) {}
 
   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &) {
     if (!HasAutodiffWork(m))
       return llvm::PreservedAnalyses::all();
     autodiff::PipelineOptions opts;
     opts.no_postopt = true; // The host's own pipeline optimizes.
-    opts.stop_after_lowering = lower_only_;
+    opts.stop_after_lowering = stage_ == Stage::Lower;
+    opts.use_annotations = stage_ != Stage::Differentiate;
     absl::Status s = autodiff::RunAutodiffPipeline(m, {}, opts);
     if (!s.ok())
       m.getContext().emitError("autodiff: " + std::string(s.message()));
@@ -58,27 +67,30 @@ public:
   static bool isRequired() { return true; }
 
 private:
-  bool lower_only_;
+  Stage stage_;
 };
 
 void RegisterCallbacks(llvm::PassBuilder &pb) {
+  autodiff::RegisterAnalysisPrinters(pb);
   pb.registerPipelineParsingCallback(
       [](llvm::StringRef name, llvm::ModulePassManager &mpm,
          llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
-        if (name == "autodiff" || name == "autodiff-lower") {
-          mpm.addPass(AutodiffPass(name == "autodiff-lower"));
-          return true;
-        }
-        return false;
+        if (name == "autodiff")
+          mpm.addPass(AutodiffPass(Stage::Both));
+        else if (name == "autodiff-lower")
+          mpm.addPass(AutodiffPass(Stage::Lower));
+        else
+          return false;
+        return true;
       });
   pb.registerPipelineStartEPCallback(
       [](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
-        mpm.addPass(AutodiffPass(/*lower_only=*/true));
+        mpm.addPass(AutodiffPass(Stage::Lower));
       });
   pb.registerOptimizerLastEPCallback(
       [&pb](llvm::ModulePassManager &mpm, llvm::OptimizationLevel level,
             llvm::ThinOrFullLTOPhase) {
-        mpm.addPass(AutodiffPass(/*lower_only=*/false));
+        mpm.addPass(AutodiffPass(Stage::Differentiate));
         if (level != llvm::OptimizationLevel::O0) {
           mpm.addPass(pb.buildInlinerPipeline(level,
                                               llvm::ThinOrFullLTOPhase::None));

@@ -1,0 +1,364 @@
+//===- enzyme_bridge/TypeAnalysis.cpp - What memory holds -----------------===//
+//
+// Facts are kept per underlying object (argument, alloca, allocation call,
+// loaded pointer, global) at byte offsets relative to it; an access through
+// a variable index records its type at every offset (-1). Memory transfers
+// copy facts between their two sides until nothing changes.
+//
+//===----------------------------------------------------------------------===//
+#include "enzyme_bridge/TypeAnalysis.h"
+
+#include "enzyme_bridge/Diagnostics.h"
+
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace autodiff {
+
+//===----------------------------------------------------------------------===//
+// Facts
+//===----------------------------------------------------------------------===//
+
+std::string BaseType::ToString() const {
+  switch (kind) {
+  case Unknown:
+    return "Unknown";
+  case Integer:
+    return "Integer";
+  case Pointer:
+    return "Pointer";
+  case Anything:
+    return "Anything";
+  case Float: {
+    std::string s;
+    raw_string_ostream os(s);
+    fp->print(os);
+    return "Float@" + s;
+  }
+  }
+  return "?";
+}
+
+BaseType BaseType::Join(const BaseType &o) const {
+  if (kind == Unknown)
+    return o;
+  if (o.kind == Unknown || *this == o)
+    return *this;
+  BaseType any;
+  any.kind = Anything;
+  return any;
+}
+
+BaseType MemoryTypes::Lookup(int64_t offset) const {
+  auto it = at.find(offset);
+  if (it != at.end())
+    return it->second;
+  auto all = at.find(-1);
+  return all != at.end() ? all->second : BaseType();
+}
+
+bool MemoryTypes::Add(int64_t offset, BaseType t) {
+  if (t.kind == BaseType::Unknown)
+    return false;
+  BaseType &slot = at[offset];
+  BaseType joined = slot.Join(t);
+  if (joined == slot)
+    return false;
+  slot = joined;
+  return true;
+}
+
+std::string MemoryTypes::ToString() const {
+  std::string s = "{";
+  bool first = true;
+  for (const auto &[off, t] : at) {
+    s += first ? "" : ", ";
+    first = false;
+    s += "[" + std::to_string(off) + "]:" + t.ToString();
+  }
+  return s + "}";
+}
+
+static BaseType FromTypeName(StringRef name, LLVMContext &ctx) {
+  BaseType t;
+  name = name.trim();
+  if (name == "Pointer") {
+    t.kind = BaseType::Pointer;
+  } else if (name == "Integer") {
+    t.kind = BaseType::Integer;
+  } else if (name == "Anything") {
+    t.kind = BaseType::Anything;
+  } else if (name.consume_front("Float@")) {
+    t.kind = BaseType::Float;
+    t.fp = StringSwitch<Type *>(name)
+               .Case("double", Type::getDoubleTy(ctx))
+               .Case("float", Type::getFloatTy(ctx))
+               .Case("half", Type::getHalfTy(ctx))
+               .Case("bfloat", Type::getBFloatTy(ctx))
+               .Case("fp128", Type::getFP128Ty(ctx))
+               .Case("x86_fp80", Type::getX86_FP80Ty(ctx))
+               .Default(nullptr);
+    if (!t.fp)
+      t.kind = BaseType::Unknown;
+  }
+  return t;
+}
+
+MemoryTypes ParseEnzymeTypeString(StringRef s, LLVMContext &ctx,
+                                  bool pointee) {
+  MemoryTypes out;
+  s = s.trim();
+  if (!s.consume_front("{") || !s.consume_back("}"))
+    return out;
+  while (!s.empty()) {
+    s = s.ltrim(" ,");
+    if (!s.consume_front("["))
+      break;
+    size_t close = s.find(']');
+    if (close == StringRef::npos)
+      break;
+    SmallVector<StringRef, 4> idx;
+    s.take_front(close).split(idx, ',');
+    s = s.drop_front(close + 1).ltrim();
+    if (!s.consume_front(":"))
+      break;
+    size_t end = s.find(", [");
+    StringRef name = s.take_front(end);
+    s = end == StringRef::npos ? StringRef() : s.drop_front(end);
+    BaseType t = FromTypeName(name, ctx);
+    int64_t off = 0;
+    if (pointee && idx.size() == 2 && !idx[1].trim().getAsInteger(10, off))
+      out.Add(off, t);
+    else if (!pointee && idx.size() == 1 && !idx[0].trim().getAsInteger(10, off))
+      out.Add(off, t);
+  }
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Analysis
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The object `ptr` points into and the constant offset (or -1).
+std::pair<const Value *, int64_t> Locate(const Value *ptr,
+                                         const DataLayout &dl) {
+  int64_t total = 0;
+  bool variable = false;
+  while (true) {
+    APInt off(dl.getIndexTypeSizeInBits(ptr->getType()), 0);
+    ptr = ptr->stripAndAccumulateConstantOffsets(dl, off,
+                                                 /*AllowNonInbounds=*/true);
+    total += off.getSExtValue();
+    if (const auto *gep = dyn_cast<GEPOperator>(ptr)) {
+      variable = true;
+      ptr = gep->getPointerOperand();
+      continue;
+    }
+    break;
+  }
+  return {ptr, variable ? -1 : total};
+}
+
+BaseType OfLlvmType(Type *t) {
+  BaseType b;
+  if (t->isFloatingPointTy()) {
+    b.kind = BaseType::Float;
+    b.fp = t;
+  } else if (t->isPointerTy()) {
+    b.kind = BaseType::Pointer;
+  } else if (t->isIntegerTy()) {
+    b.kind = BaseType::Integer;
+  }
+  return b;
+}
+
+/// The scalar type named by a TBAA access tag, if it says one.
+BaseType OfTbaa(const Instruction &i, LLVMContext &ctx) {
+  const MDNode *tag = i.getMetadata(LLVMContext::MD_tbaa);
+  if (!tag || tag->getNumOperands() < 2)
+    return BaseType();
+  const auto *access = dyn_cast<MDNode>(tag->getOperand(1));
+  if (!access || access->getNumOperands() < 1)
+    return BaseType();
+  const auto *name = dyn_cast<MDString>(access->getOperand(0));
+  if (!name)
+    return BaseType();
+  StringRef n = name->getString();
+  BaseType b;
+  if (n == "double") {
+    b.kind = BaseType::Float;
+    b.fp = Type::getDoubleTy(ctx);
+  } else if (n == "float") {
+    b.kind = BaseType::Float;
+    b.fp = Type::getFloatTy(ctx);
+  } else if (n == "any pointer" || n.starts_with("p1 ") ||
+             n.starts_with("p2 ")) {
+    b.kind = BaseType::Pointer;
+  } else if (n == "int" || n == "long" || n == "long long" || n == "short" ||
+             n == "bool" || n == "_Bool") {
+    b.kind = BaseType::Integer;
+  }
+  return b;
+}
+
+class Builder {
+public:
+  Builder(const Function &f,
+          MapVector<const Value *, MemoryTypes> &objects)
+      : f_(f), dl_(f.getDataLayout()), objects_(objects) {}
+
+  bool AddAccess(const Value *ptr, Type *t, BaseType tbaa) {
+    auto [obj, off] = Locate(ptr, dl_);
+    return AddType(obj, off, t, tbaa);
+  }
+
+  bool AddType(const Value *obj, int64_t off, Type *t, BaseType tbaa) {
+    bool changed = false;
+    if (auto *st = dyn_cast<StructType>(t)) {
+      const StructLayout *sl = dl_.getStructLayout(st);
+      for (unsigned i = 0; i < st->getNumElements(); ++i)
+        changed |= AddType(obj, off < 0 ? -1 : off + sl->getElementOffset(i),
+                           st->getElementType(i), BaseType());
+      return changed;
+    }
+    if (auto *at = dyn_cast<ArrayType>(t)) {
+      uint64_t sz = dl_.getTypeAllocSize(at->getElementType());
+      for (uint64_t i = 0; i < at->getNumElements() && i < 64; ++i)
+        changed |= AddType(obj, off < 0 ? -1 : off + i * sz,
+                           at->getElementType(), BaseType());
+      return changed;
+    }
+    if (auto *vt = dyn_cast<FixedVectorType>(t)) {
+      uint64_t sz = dl_.getTypeAllocSize(vt->getElementType());
+      for (unsigned i = 0; i < vt->getNumElements(); ++i)
+        changed |= AddType(obj, off < 0 ? -1 : off + i * sz,
+                           vt->getElementType(), BaseType());
+      return changed;
+    }
+    BaseType b = OfLlvmType(t);
+    // An integer access tagged as double is a copy of a double.
+    if (tbaa.kind != BaseType::Unknown && b.kind == BaseType::Integer)
+      b = tbaa;
+    return objects_[obj].Add(off, b);
+  }
+
+  void Run() {
+    LLVMContext &ctx = f_.getContext();
+    for (const Argument &a : f_.args()) {
+      if (!a.getType()->isPointerTy())
+        continue;
+      Attribute attr = f_.getAttributes().getParamAttr(a.getArgNo(),
+                                                       "enzyme_type");
+      if (!attr.isStringAttribute())
+        continue;
+      MemoryTypes t =
+          ParseEnzymeTypeString(attr.getValueAsString(), ctx, true);
+      for (const auto &[off, b] : t.at)
+        objects_[&a].Add(off, b);
+    }
+    for (const Instruction &i : instructions(f_)) {
+      if (const auto *l = dyn_cast<LoadInst>(&i))
+        AddAccess(l->getPointerOperand(), l->getType(), OfTbaa(i, ctx));
+      else if (const auto *s = dyn_cast<StoreInst>(&i))
+        AddAccess(s->getPointerOperand(), s->getValueOperand()->getType(),
+                  OfTbaa(i, ctx));
+    }
+    // Memory transfers: both sides hold the same data.
+    for (int round = 0; round < 4; ++round) {
+      bool changed = false;
+      for (const Instruction &i : instructions(f_)) {
+        const auto *mt = dyn_cast<MemTransferInst>(&i);
+        if (!mt)
+          continue;
+        auto [d, doff] = Locate(mt->getRawDest(), dl_);
+        auto [s, soff] = Locate(mt->getRawSource(), dl_);
+        changed |= Copy(s, soff, d, doff);
+        changed |= Copy(d, doff, s, soff);
+      }
+      if (!changed)
+        break;
+    }
+  }
+
+  bool Copy(const Value *from, int64_t foff, const Value *to, int64_t toff) {
+    auto it = objects_.find(from);
+    if (it == objects_.end())
+      return false;
+    MemoryTypes src = it->second;
+    bool changed = false;
+    for (const auto &[off, b] : src.at) {
+      int64_t rel = off < 0 || foff < 0 ? -1 : off - foff;
+      if (rel < -1)
+        continue;
+      int64_t dst = rel < 0 || toff < 0 ? -1 : toff + rel;
+      changed |= objects_[to].Add(dst, b);
+    }
+    return changed;
+  }
+
+private:
+  const Function &f_;
+  const DataLayout &dl_;
+  MapVector<const Value *, MemoryTypes> &objects_;
+};
+
+} // namespace
+
+TypeInfo TypeInfo::Compute(const Function &f) {
+  TypeInfo info;
+  info.f_ = &f;
+  Builder(f, info.objects_).Run();
+  return info;
+}
+
+MemoryTypes TypeInfo::TypesAt(const Value *ptr) const {
+  auto [obj, off] = Locate(ptr, f_->getDataLayout());
+  auto it = objects_.find(obj);
+  if (it == objects_.end())
+    return MemoryTypes();
+  MemoryTypes out;
+  for (const auto &[o, b] : it->second.at)
+    out.Add(o < 0 || off < 0 ? -1 : o - off, b);
+  return out;
+}
+
+absl::Status TypeInfo::CheckTransfer(const Instruction &transfer) const {
+  const auto *mt = dyn_cast<MemTransferInst>(&transfer);
+  if (!mt)
+    return absl::OkStatus();
+  if (!TypesAt(mt->getRawDest()).Empty() ||
+      !TypesAt(mt->getRawSource()).Empty())
+    return absl::OkStatus();
+  return ErrorAt(absl::StatusCode::kInvalidArgument, transfer,
+                 "cannot deduce the type of the memory this copies (no load, "
+                 "store, TBAA tag or enzyme_type attribute describes either "
+                 "side); its derivative would be a guess");
+}
+
+void TypeInfo::Print(raw_ostream &os) const {
+  os << "types of " << f_->getName() << ":\n";
+  for (const auto &[obj, t] : objects_) {
+    os << "  ";
+    obj->printAsOperand(os, /*PrintType=*/false);
+    os << ": " << t.ToString() << "\n";
+  }
+}
+
+PreservedAnalyses TypePrinterPass::run(Module &m, ModuleAnalysisManager &) {
+  for (const Function &f : m)
+    if (!f.isDeclaration())
+      TypeInfo::Compute(f).Print(os_);
+  return PreservedAnalyses::all();
+}
+
+} // namespace autodiff

@@ -1,0 +1,100 @@
+//===- enzyme_bridge/TypeAnalysis.h - What memory holds --------*- C++ -*-===//
+//
+// Deduces what the memory behind each pointer holds (floats, integers,
+// pointers) at each byte offset, from LLVM types of loads and stores, GEP
+// offsets, TBAA access tags, memory transfers, and rustc's "enzyme_type"
+// attribute strings such as `{[-1]:Pointer, [-1,-1]:Float@double}`.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AUTODIFF_ENZYME_BRIDGE_TYPEANALYSIS_H
+#define AUTODIFF_ENZYME_BRIDGE_TYPEANALYSIS_H
+
+#include "absl/status/status.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/PassManager.h"
+
+#include <map>
+#include <string>
+
+namespace llvm {
+class Function;
+class Instruction;
+class LLVMContext;
+class Type;
+class Value;
+class raw_ostream;
+} // namespace llvm
+
+namespace autodiff {
+
+/// The kind of data at one place in memory.
+struct BaseType {
+  enum Kind { Unknown, Integer, Pointer, Float, Anything } kind = Unknown;
+  /// For Float: the LLVM type (double, float, half, ...).
+  llvm::Type *fp = nullptr;
+
+  bool operator==(const BaseType &o) const {
+    return kind == o.kind && fp == o.fp;
+  }
+  bool operator!=(const BaseType &o) const { return !(*this == o); }
+  /// "Float@double", "Integer", "Pointer", "Anything" (conflicting facts).
+  std::string ToString() const;
+  /// Combines two facts about the same bytes.
+  BaseType Join(const BaseType &o) const;
+};
+
+/// What a pointer's memory holds: byte offset -> type; offset -1 stands for
+/// every offset (an array of unknown length).
+struct MemoryTypes {
+  std::map<int64_t, BaseType> at;
+  bool Empty() const { return at.empty(); }
+  /// The type at `offset` (falls back to the -1 entry).
+  BaseType Lookup(int64_t offset) const;
+  /// Adds a fact; returns whether anything changed.
+  bool Add(int64_t offset, BaseType t);
+  /// `{[-1]:Float@double}`, `{[0]:Integer, [8]:Pointer}`.
+  std::string ToString() const;
+};
+
+/// Parses an "enzyme_type" string for a pointer: `{[-1]:Pointer,
+/// [-1,-1]:Float@double}` gives the pointee `{[-1]:Float@double}`; for a
+/// scalar string (`{[-1]:Float@double}`) the result describes the value.
+MemoryTypes ParseEnzymeTypeString(llvm::StringRef s, llvm::LLVMContext &ctx,
+                                  bool pointee);
+
+class TypeInfo {
+public:
+  static TypeInfo Compute(const llvm::Function &f);
+
+  /// The memory types of the object `ptr` points into, with offsets
+  /// relative to `ptr` itself.
+  MemoryTypes TypesAt(const llvm::Value *ptr) const;
+
+  /// For a memcpy/memmove: InvalidArgument naming the instruction when the
+  /// type of the copied memory cannot be deduced from either side.
+  absl::Status CheckTransfer(const llvm::Instruction &transfer) const;
+
+  void Print(llvm::raw_ostream &os) const;
+
+private:
+  const llvm::Function *f_ = nullptr;
+  /// Facts per underlying object, offsets relative to the object.
+  llvm::MapVector<const llvm::Value *, MemoryTypes> objects_;
+};
+
+/// `opt -passes=print<autodiff-types>`.
+class TypePrinterPass : public llvm::PassInfoMixin<TypePrinterPass> {
+public:
+  explicit TypePrinterPass(llvm::raw_ostream &os) : os_(os) {}
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+
+private:
+  llvm::raw_ostream &os_;
+};
+
+} // namespace autodiff
+
+#endif // AUTODIFF_ENZYME_BRIDGE_TYPEANALYSIS_H
