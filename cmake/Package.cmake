@@ -1,6 +1,6 @@
 # Installs the libraries and headers as a CMake package:
 #   find_package(autodiff CONFIG REQUIRED)
-#   target_link_libraries(app PRIVATE autodiff::codegen)
+#   target_link_libraries(app PRIVATE autodiff::autodiff_codegen)
 include(CMakePackageConfigHelpers)
 include(GNUInstallDirs)
 
