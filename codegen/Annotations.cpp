@@ -29,6 +29,9 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
 
+#include <algorithm>
+#include <tuple>
+
 namespace autodiff {
 namespace {
 
@@ -71,7 +74,8 @@ CollectAnnotatedRequests(llvm::Module &m) {
     return requests; // zeroinitializer / empty: nothing annotated.
 
   std::vector<llvm::Constant *> kept;
-  std::vector<std::string> errors;
+  // (file, line, message), reported in source order.
+  std::vector<std::tuple<std::string, uint64_t, std::string>> errors;
   llvm::SetVector<llvm::GlobalVariable *> strings;
   for (llvm::Use &u : entries->operands()) {
     auto *entry = llvm::dyn_cast<llvm::ConstantStruct>(u.get());
@@ -98,15 +102,17 @@ CollectAnnotatedRequests(llvm::Module &m) {
     auto *fn = llvm::dyn_cast<llvm::Function>(
         entry->getOperand(0)->stripPointerCasts());
     if (!fn) {
-      errors.push_back(absl::StrCat(loc, "annotation `", text,
-                                    "` must be on a function"));
+      errors.emplace_back(file, line,
+                          absl::StrCat(loc, "annotation `", text,
+                                       "` must be on a function"));
       continue;
     }
     std::string where = absl::StrCat(loc, "in annotation `", text, "` on `",
                                       fn->getName().str(), "`: ");
     absl::StatusOr<ParsedAttribute> attr = ParseAutodiffAttribute(text);
     if (!attr.ok()) {
-      errors.push_back(absl::StrCat(where, attr.status().message()));
+      errors.emplace_back(file, line,
+                          absl::StrCat(where, attr.status().message()));
       continue;
     }
     SourceSignature sig = SignatureFromLlvm(*fn);
@@ -115,7 +121,7 @@ CollectAnnotatedRequests(llvm::Module &m) {
     if (planned.ok())
       planned = PlanLowering(sig, *item).status();
     if (!planned.ok()) {
-      errors.push_back(absl::StrCat(loc, planned.message()));
+      errors.emplace_back(file, line, absl::StrCat(loc, planned.message()));
       continue;
     }
     LoweringRequest req;
@@ -123,8 +129,13 @@ CollectAnnotatedRequests(llvm::Module &m) {
     req.attr = *std::move(attr);
     requests.push_back(std::move(req));
   }
-  if (!errors.empty())
-    return absl::InvalidArgumentError(absl::StrJoin(errors, "\n"));
+  if (!errors.empty()) {
+    std::stable_sort(errors.begin(), errors.end());
+    std::vector<std::string> lines;
+    for (const auto &e : errors)
+      lines.push_back(std::get<2>(e));
+    return absl::InvalidArgumentError(absl::StrJoin(lines, "\n"));
+  }
   if (requests.empty())
     return requests;
 

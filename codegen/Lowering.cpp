@@ -319,11 +319,9 @@ struct PreparedTarget {
   llvm::DebugLoc dbg;
 };
 
-absl::StatusOr<PreparedTarget> CreateTarget(llvm::Module &m,
-                                            const llvm::Function &src,
-                                            const LoweringPlan &plan,
-                                            const TargetShape &shape,
-                                            const std::string &name) {
+PreparedTarget CreateTarget(llvm::Module &m, const llvm::Function &src,
+                            const LoweringPlan &plan, const TargetShape &shape,
+                            const std::string &name) {
   auto *fty = llvm::FunctionType::get(shape.result, shape.params, false);
   PreparedTarget t;
   t.fn = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, name,
@@ -335,10 +333,12 @@ absl::StatusOr<PreparedTarget> CreateTarget(llvm::Module &m,
   return t;
 }
 
-absl::StatusOr<PreparedTarget> AdoptTarget(llvm::Function &f,
-                                           const LoweringPlan &plan,
-                                           const TargetShape &shape,
-                                           const std::string &where) {
+/// Checks that the existing function `f` can take the planned derivative;
+/// changes nothing.
+absl::StatusOr<PreparedTarget> CheckExistingTarget(llvm::Function &f,
+                                                   const TargetShape &shape,
+                                                   const LoweringPlan &plan,
+                                                   const std::string &where) {
   std::string name = f.getName().str();
   if (f.isIntrinsic() || f.isVarArg())
     return absl::InvalidArgumentError(absl::StrCat(
@@ -387,16 +387,21 @@ absl::StatusOr<PreparedTarget> AdoptTarget(llvm::Function &f,
         where, "target `", name, "` returns ", TypeName(ret),
         ", but the derivative returns ", want));
   }
-  for (unsigned i = 0; i < have; ++i)
-    if (!f.getArg(i + t.first_param)->hasName())
-      f.getArg(i + t.first_param)->setName(plan.target_params[i].name);
+  return t;
+}
+
+/// Readies a checked existing target for its new body.
+void AdoptTarget(PreparedTarget &t, const LoweringPlan &plan) {
+  llvm::Function &f = *t.fn;
+  for (unsigned i = t.first_param; i < f.arg_size(); ++i)
+    if (!f.getArg(i)->hasName())
+      f.getArg(i)->setName(plan.target_params[i - t.first_param].name);
   t.dbg = PickDebugLoc(f);
   if (!f.isDeclaration())
     EraseBody(f);
   if (f.hasExternalWeakLinkage())
     f.setLinkage(llvm::GlobalValue::ExternalLinkage);
   ResetBodyAttributes(f);
-  return t;
 }
 
 /// `@enzyme_dup = external global ptr`, or whatever global of that name the
@@ -493,6 +498,57 @@ CallOperands(llvm::IRBuilder<> &b, const LoweringPlan &plan,
   return ops;
 }
 
+/// Gives `target` its body: the length checks, the `__enzyme_*` call and
+/// the return of its result.
+absl::Status EmitBody(llvm::Module &m, llvm::Function &src,
+                      llvm::Function *enzyme, const LoweringPlan &plan,
+                      const TargetShape &shape, const PreparedTarget &target,
+                      const std::string &name, const std::string &where) {
+  llvm::Function &fn = *target.fn;
+  std::vector<llvm::Value *> params;
+  for (unsigned i = target.first_param; i < fn.arg_size(); ++i)
+    params.push_back(fn.getArg(i));
+
+  llvm::BasicBlock *entry =
+      llvm::BasicBlock::Create(m.getContext(), "entry", &fn);
+  llvm::IRBuilder<> b(entry);
+  b.SetCurrentDebugLocation(target.dbg);
+  AD_RETURN_IF_ERROR(
+      EmitLengthChecks(b, plan.length_checks, params, name, where));
+
+  std::vector<llvm::Value *> ops{&src};
+  AD_ASSIGN_OR_RETURN(std::vector<llvm::Value *> rest,
+                      CallOperands(b, plan, params, where));
+  ops.insert(ops.end(), rest.begin(), rest.end());
+  llvm::CallInst *call = b.CreateCall(enzyme, ops);
+  switch (target.ret) {
+  case ReturnKind::Void:
+    b.CreateRetVoid();
+    break;
+  case ReturnKind::Direct:
+    b.CreateRet(call);
+    break;
+  case ReturnKind::Sret:
+    b.CreateStore(call, fn.getArg(0));
+    b.CreateRetVoid();
+    break;
+  case ReturnKind::Coerce: {
+    // Same size, different type (C's `<2 x float>` for two floats).
+    const llvm::DataLayout &dl = m.getDataLayout();
+    llvm::Type *ret = fn.getReturnType();
+    llvm::Align align = std::max(dl.getPrefTypeAlign(ret),
+                                 dl.getPrefTypeAlign(shape.result));
+    llvm::IRBuilder<> ab(entry, entry->begin());
+    llvm::AllocaInst *slot = ab.CreateAlloca(shape.result, nullptr, "coerce");
+    slot->setAlignment(align);
+    b.CreateAlignedStore(call, slot, align);
+    b.CreateRet(b.CreateAlignedLoad(ret, slot, align));
+    break;
+  }
+  }
+  return absl::OkStatus();
+}
+
 } // namespace
 
 SourceSignature SignatureFromLlvm(const llvm::Function &f) {
@@ -530,67 +586,45 @@ absl::Status LowerAutoDiff(llvm::Module &m, const LoweringRequest &req) {
   AD_ASSIGN_OR_RETURN(LoweringPlan plan, PlanLowering(sig, item));
   AD_ASSIGN_OR_RETURN(TargetShape shape, ShapeOf(*src, plan, where));
 
+  // Everything that can fail on user input is checked before the module
+  // changes, so a failed request leaves valid IR behind (the plugin keeps
+  // running the host's pipeline after reporting an error).
   PreparedTarget target;
   llvm::GlobalValue *existing = m.getNamedValue(item.target);
-  if (!existing) {
-    AD_ASSIGN_OR_RETURN(target, CreateTarget(m, *src, plan, shape, item.target));
-  } else if (auto *f = llvm::dyn_cast<llvm::Function>(existing)) {
-    AD_ASSIGN_OR_RETURN(target, AdoptTarget(*f, plan, shape, where));
-  } else {
-    return absl::InvalidArgumentError(absl::StrCat(
-        where, "target `", item.target, "` exists but is not a function"));
+  if (existing) {
+    auto *f = llvm::dyn_cast<llvm::Function>(existing);
+    if (!f)
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, "target `", item.target, "` exists but is not a function"));
+    AD_ASSIGN_OR_RETURN(target, CheckExistingTarget(*f, shape, plan, where));
   }
-  llvm::Function &fn = *target.fn;
-  std::vector<llvm::Value *> params;
-  for (unsigned i = target.first_param; i < fn.arg_size(); ++i)
-    params.push_back(fn.getArg(i));
-
-  llvm::LLVMContext &ctx = m.getContext();
-  llvm::BasicBlock *entry = llvm::BasicBlock::Create(ctx, "entry", &fn);
-  llvm::IRBuilder<> b(entry);
-  b.SetCurrentDebugLocation(target.dbg);
-  AD_RETURN_IF_ERROR(EmitLengthChecks(b, plan.length_checks, params,
-                                      item.target, where));
-
   AD_ASSIGN_OR_RETURN(llvm::Function * enzyme,
                       EnzymeDeclaration(m, plan.mode, shape.result,
                                         item.target, where));
-  std::vector<llvm::Value *> ops{src};
-  AD_ASSIGN_OR_RETURN(std::vector<llvm::Value *> rest,
-                      CallOperands(b, plan, params, where));
-  ops.insert(ops.end(), rest.begin(), rest.end());
-  llvm::CallInst *call = b.CreateCall(enzyme, ops);
-  switch (target.ret) {
-  case ReturnKind::Void:
-    b.CreateRetVoid();
-    break;
-  case ReturnKind::Direct:
-    b.CreateRet(call);
-    break;
-  case ReturnKind::Sret:
-    b.CreateStore(call, fn.getArg(0));
-    b.CreateRetVoid();
-    break;
-  case ReturnKind::Coerce: {
-    const llvm::DataLayout &dl = m.getDataLayout();
-    llvm::Type *ret = fn.getReturnType();
-    llvm::Align align = std::max(dl.getPrefTypeAlign(ret),
-                                 dl.getPrefTypeAlign(shape.result));
-    llvm::IRBuilder<> ab(entry, entry->begin());
-    llvm::AllocaInst *slot = ab.CreateAlloca(shape.result, nullptr, "coerce");
-    slot->setAlignment(align);
-    b.CreateAlignedStore(call, slot, align);
-    b.CreateRet(b.CreateAlignedLoad(ret, slot, align));
-    break;
-  }
-  }
+  if (existing)
+    AdoptTarget(target, plan);
+  else
+    target = CreateTarget(m, *src, plan, shape, item.target);
 
-  std::string broken;
-  llvm::raw_string_ostream os(broken);
-  if (llvm::verifyFunction(fn, &os))
-    return absl::InternalError(absl::StrCat(
-        where, "generated function `", item.target, "` is broken: ", broken));
-  return absl::OkStatus();
+  absl::Status emitted = EmitBody(m, *src, enzyme, plan, shape, target,
+                                  item.target, where);
+  llvm::Function &fn = *target.fn;
+  if (emitted.ok()) {
+    std::string broken;
+    llvm::raw_string_ostream os(broken);
+    if (llvm::verifyFunction(fn, &os))
+      emitted = absl::InternalError(absl::StrCat(
+          where, "generated function `", item.target, "` is broken: ",
+          broken));
+  }
+  if (!emitted.ok()) {
+    // Leave a declaration (or nothing) rather than a broken body.
+    if (existing)
+      EraseBody(fn);
+    else
+      fn.eraseFromParent();
+  }
+  return emitted;
 }
 
 } // namespace autodiff

@@ -21,17 +21,17 @@ define float @g(float %a, float %b) {
   ret float %m
 }
 
+; The enzyme entry points are variadic, noinline and return the leaves.
+; CHECK:       declare { double, double } @__enzyme_autodiff_d_f(...) #[[NOINLINE:[0-9]+]]
 ; CHECK-LABEL: define { double, double } @d_f(double %x, double %y, double %dret) {
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    [[R:%.*]] = call { double, double } (...) @__enzyme_autodiff_d_f(ptr @f, ptr @enzyme_primal_return, ptr @enzyme_seed, double %dret, ptr @enzyme_out, double %x, ptr @enzyme_const, double %y)
 ; CHECK-NEXT:    ret { double, double } [[R]]
 ; CHECK-NEXT:  }
-; CHECK:       declare { double, double } @__enzyme_autodiff_d_f(...) #[[NOINLINE:[0-9]+]]
 
 ; ActiveOnly: no primal, so the gradients alone come back.
+; CHECK:       declare { float, float } @__enzyme_autodiff_d_g(...) #[[NOINLINE]]
 ; CHECK-LABEL: define { float, float } @d_g(float %a, float %b, float %dret) {
 ; CHECK:         call { float, float } (...) @__enzyme_autodiff_d_g(ptr @g, ptr @enzyme_seed, float %dret, ptr @enzyme_out, float %a, ptr @enzyme_out, float %b)
 
-; The enzyme entry points are variadic, noinline and return the leaves.
-; CHECK:       declare { float, float } @__enzyme_autodiff_d_g(...) #[[NOINLINE]]
 ; CHECK:       attributes #[[NOINLINE]] = { noinline }

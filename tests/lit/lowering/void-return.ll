@@ -22,11 +22,11 @@ define void @scale(ptr %p, double %a) {
   ret void
 }
 
+; CHECK:       declare void @__enzyme_autodiff_d_sq_into(...)
 ; CHECK-LABEL: define void @d_sq_into(ptr %x, ptr %dx, ptr %out, ptr %dout) {
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    call void (...) @__enzyme_autodiff_d_sq_into(ptr @sq_into, ptr @enzyme_dup, ptr %x, ptr %dx, ptr @enzyme_dupnoneed, ptr %out, ptr %dout)
 ; CHECK-NEXT:    ret void
-; CHECK:       declare void @__enzyme_autodiff_d_sq_into(...)
 
 ; CHECK-LABEL: define void @f_sq_into(ptr %x, ptr %dx, ptr %out, ptr %dout) {
 ; CHECK:         call void (...) @__enzyme_fwddiff_f_sq_into(ptr @sq_into, ptr @enzyme_dup, ptr %x, ptr %dx, ptr @enzyme_dupnoneed, ptr %out, ptr %dout)
