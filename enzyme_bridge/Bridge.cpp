@@ -192,8 +192,11 @@ absl::Status ReplaceRequestCall(const RequestCall &rc, Function &df) {
     if (rc.sret)
       b.CreateStore(out, rc.sret);
   }
-  if (!call.getType()->isVoidTy())
+  if (!call.getType()->isVoidTy()) {
+    if (out)
+      out->takeName(&call);
     call.replaceAllUsesWith(out ? out : PoisonValue::get(call.getType()));
+  }
   call.eraseFromParent();
   return absl::OkStatus();
 }

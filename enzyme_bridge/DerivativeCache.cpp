@@ -1,6 +1,7 @@
 //===- enzyme_bridge/DerivativeCache.cpp - One derivative per request -----===//
 #include "enzyme_bridge/DerivativeCache.h"
 
+#include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/ForwardMode.h"
 #include "support/StatusMacros.h"
 
@@ -50,6 +51,7 @@ absl::StatusOr<Function *> DerivativeCache::Get(const DiffRequest &r) {
   Function *f = Function::Create(ForwardDerivativeType(r),
                                  GlobalValue::InternalLinkage,
                                  r.DerivativeName(), &m_);
+  f->addFnAttr(kPrimalAttr, r.fn->getName());
   map_.insert({r, f});
   pending_.push_back(r);
   return f;

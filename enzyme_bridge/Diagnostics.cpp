@@ -27,8 +27,13 @@ std::string ValueToString(const llvm::Value &v) {
 std::string DescribePlace(const llvm::Instruction &inst) {
   std::string s = "in function `";
   const llvm::Function *f = inst.getFunction();
-  s += f ? f->getName().str() : "<none>";
-  s += "`, instruction `" + ValueToString(inst) + "`";
+  // Inside a generated derivative, name the user's function.
+  if (f && f->hasFnAttribute(kPrimalAttr))
+    s += f->getFnAttribute(kPrimalAttr).getValueAsString().str() +
+         "` (while generating `" + f->getName().str() + "`)";
+  else
+    s += (f ? f->getName().str() : "<none>") + "`";
+  s += ", instruction `" + ValueToString(inst) + "`";
   if (const llvm::DebugLoc &dl = inst.getDebugLoc()) {
     s += " at ";
     if (auto *scope = llvm::dyn_cast_or_null<llvm::DIScope>(dl.getScope()))

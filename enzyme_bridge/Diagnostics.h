@@ -18,6 +18,9 @@ class Value;
 
 namespace autodiff {
 
+/// Function attribute on generated derivatives naming their primal.
+inline constexpr const char *kPrimalAttr = "autodiff-primal";
+
 /// "in function `f`, instruction `%y = call double @g(double %x)` at
 /// file.c:3:7" (location only with debug info).
 std::string DescribePlace(const llvm::Instruction &inst);

@@ -106,6 +106,7 @@ absl::Status ForwardEmitter::Run() {
   // The derivative writes shadow memory and may return a struct: drop
   // attributes that would now lie.
   out_.setLinkage(GlobalValue::InternalLinkage);
+  out_.addFnAttr(kPrimalAttr, f.getName());
   out_.setMemoryEffects(MemoryEffects::unknown());
   for (Attribute::AttrKind k :
        {Attribute::Speculatable, Attribute::NoInline, Attribute::OptimizeNone,
@@ -410,6 +411,10 @@ absl::Status ForwardEmitter::ApplyRule(Instruction &i, ArrayRef<Value *> ops) {
     any |= HasT(op);
   if (!any)
     return absl::OkStatus();
+  // The tangent inherits the primal's fast-math flags.
+  IRBuilder<>::FastMathFlagGuard guard(b_);
+  if (isa<FPMathOperator>(i))
+    b_.setFastMathFlags(i.getFastMathFlags());
   Lanes lanes;
   for (unsigned k = 0; k < width_; ++k) {
     SmallVector<Value *, 3> tans;

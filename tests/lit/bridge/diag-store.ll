@@ -1,0 +1,17 @@
+; Storing an active value into memory that has no shadow would drop the
+; derivative: a diagnostic.
+; RUN: not %autodiff-opt %s -o /dev/null 2>&1 | FileCheck %s
+; CHECK: in function `leak` (while generating `fwddiffe_leak`), instruction `store double %m, ptr @global, align 8`: the stored value is active but the destination has no shadow memory
+
+@global = global double 0.0
+declare double @__enzyme_fwddiff(...)
+
+define double @leak(double %x) {
+  %m = fmul double %x, %x
+  store double %m, ptr @global
+  ret double %m
+}
+define double @d(double %x) {
+  %r = call double (...) @__enzyme_fwddiff(ptr @leak, double %x, double 1.0)
+  ret double %r
+}
