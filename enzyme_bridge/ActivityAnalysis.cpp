@@ -96,6 +96,7 @@ public:
 
   void VisitUserOfVaried(const Instruction &i, const Value *v) {
     if (const auto *st = dyn_cast<StoreInst>(&i)) {
+      Vary(st);
       if (st->getValueOperand() == v)
         VaryMemory(st->getPointerOperand());
       // Memory holding active data that receives a pointer: the pointee is
@@ -122,8 +123,7 @@ public:
       for (const Use &a : call->args())
         if (a->getType()->isPtrOrPtrVectorTy())
           VaryMemory(a.get());
-      if (!call->getType()->isVoidTy())
-        Vary(call);
+      Vary(call);
       return;
     }
     if (isa<CmpInst>(i) || isa<FPToSIInst>(i) || isa<FPToUIInst>(i))
