@@ -79,6 +79,7 @@ private:
   bool Active(const llvm::Value *v) const { return activity_->IsActive(v); }
 
   // Structure.
+  void PromoteLocals();
   void CreateTangentPhis();
   void FillTangentPhis();
   absl::Status RewriteReturns();

@@ -24,10 +24,12 @@
 #include "llvm/IR/Attributes.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 using namespace llvm;
@@ -135,6 +137,7 @@ absl::Status ForwardEmitter::Run() {
     SetT(entry.first, entry.second);
 
   removeUnreachableBlocks(out_);
+  PromoteLocals();
   activity_.emplace(
       ActivityInfo::Compute(out_, activeArgs, req_.return_tangent));
   FindUnneededPrimalStores();
@@ -170,6 +173,21 @@ absl::Status EmitForwardDerivative(const DiffRequest &r, Function &out,
                                    DerivativeCache &cache) {
   ForwardEmitter e(r, out, cache);
   return e.Run();
+}
+
+/// Promotes the copy's promotable stack slots to registers first: -O0 code
+/// spills every argument, and through memory a constant pointer would look
+/// like it may point to active data.
+void ForwardEmitter::PromoteLocals() {
+  SmallVector<AllocaInst *, 16> allocas;
+  for (Instruction &i : out_.getEntryBlock())
+    if (auto *a = dyn_cast<AllocaInst>(&i))
+      if (isAllocaPromotable(a))
+        allocas.push_back(a);
+  if (allocas.empty())
+    return;
+  DominatorTree dt(out_);
+  PromoteMemToReg(allocas, dt);
 }
 
 void ForwardEmitter::CreateTangentPhis() {
