@@ -2,6 +2,8 @@
 import os
 import shutil
 
+import sys
+
 import lit.formats
 
 config.name = "autodiff"
@@ -37,3 +39,7 @@ if os.path.exists("/usr/lib/python3/dist-packages/numba"):
 # Executed C programs (tests/exec/lib/run-c.sh) take their tools from these.
 config.environment["ADTEST_CLANG"] = os.path.join(tools, "clang")
 config.environment["ADTEST_AUTODIFF_OPT"] = os.path.join(bin_dir, "autodiff-opt")
+
+# Plain python for generator scripts (after %python-numba so it does not
+# shadow it).
+config.substitutions.append(("%python", sys.executable))
