@@ -21,7 +21,8 @@
 # flag of rustc's (panic=abort, overflow-checks=off) removes the references.
 #
 # Environment: ADTEST_CLANG, ADTEST_AUTODIFF_OPT as in run-c.sh; RUSTC
-# (default: rustc on PATH).
+# (default: rustc on PATH); ADTEST_RUSTFLAGS, more rustc flags (e.g.
+# "-C panic=abort").
 #
 #===----------------------------------------------------------------------===#
 set -u
@@ -52,8 +53,9 @@ fail() {
   exit 1
 }
 
-"$rustc" --crate-type=lib -C opt-level="$level" --emit=llvm-ir "$src" \
-  -o "$ll" >"$work/log" 2>&1 || fail "rustc"
+# shellcheck disable=SC2086
+"$rustc" --crate-type=lib -C opt-level="$level" ${ADTEST_RUSTFLAGS:-} \
+  --emit=llvm-ir "$src" -o "$ll" >"$work/log" 2>&1 || fail "rustc"
 
 # One --autodiff per spec line; set -- rebuilds the argument list.
 set --

@@ -1,0 +1,47 @@
+#===- bench/bench.cmake - bench_forward: forward mode against the primal -===#
+#
+# kernels.c --clang -O2 -S -emit-llvm--> kernels.ll
+#           --autodiff-opt -O2--------> kernels.ad.ll
+#           --clang -O2 -c------------> kernels.ad.o, linked into
+# bench_forward (Google Benchmark, bench_forward.cpp). See README.md.
+#
+#===----------------------------------------------------------------------===#
+if(NOT TARGET autodiff-opt)
+  message(STATUS "bench_forward: no autodiff-opt target, skipped")
+  return()
+endif()
+
+set(AUTODIFF_BENCH_CLANG ${AUTODIFF_LLVM_BIN}/clang CACHE FILEPATH
+  "clang (LLVM 22) compiling the benchmark kernels to IR")
+
+set(_bench_src ${CMAKE_CURRENT_SOURCE_DIR}/kernels.c)
+set(_bench_ll ${CMAKE_CURRENT_BINARY_DIR}/kernels.ll)
+set(_bench_ad ${CMAKE_CURRENT_BINARY_DIR}/kernels.ad.ll)
+set(_bench_obj ${CMAKE_CURRENT_BINARY_DIR}/kernels.ad.o)
+
+add_custom_command(
+  OUTPUT ${_bench_ll}
+  COMMAND ${AUTODIFF_BENCH_CLANG} -O2 -S -emit-llvm -fPIC
+          -I${CMAKE_CURRENT_SOURCE_DIR} ${_bench_src} -o ${_bench_ll}
+  DEPENDS ${_bench_src} ${CMAKE_CURRENT_SOURCE_DIR}/kernels.h
+  COMMENT "bench: kernels.c -> IR (clang -O2)"
+  VERBATIM)
+add_custom_command(
+  OUTPUT ${_bench_ad}
+  COMMAND $<TARGET_FILE:autodiff-opt> ${_bench_ll} -O2 -o ${_bench_ad}
+  DEPENDS ${_bench_ll} autodiff-opt
+  COMMENT "bench: differentiating the kernels (autodiff-opt -O2)"
+  VERBATIM)
+add_custom_command(
+  OUTPUT ${_bench_obj}
+  COMMAND ${AUTODIFF_BENCH_CLANG} -O2 -c -fPIC -Wno-override-module
+          ${_bench_ad} -o ${_bench_obj}
+  DEPENDS ${_bench_ad}
+  COMMENT "bench: kernels.ad.ll -> object"
+  VERBATIM)
+set_source_files_properties(${_bench_obj} PROPERTIES
+  EXTERNAL_OBJECT TRUE GENERATED TRUE)
+
+add_executable(bench_forward bench_forward.cpp ${_bench_obj})
+target_include_directories(bench_forward PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(bench_forward PRIVATE benchmark::benchmark m)
