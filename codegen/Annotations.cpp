@@ -68,8 +68,8 @@ CollectAnnotatedRequests(llvm::Module &m) {
   llvm::GlobalVariable *annotations = m.getNamedGlobal(kAnnotations);
   if (!annotations || !annotations->hasInitializer())
     return requests;
-  auto *entries = llvm::dyn_cast<llvm::ConstantArray>(
-      annotations->getInitializer());
+  auto *entries =
+      llvm::dyn_cast<llvm::ConstantArray>(annotations->getInitializer());
   if (!entries)
     return requests; // zeroinitializer / empty: nothing annotated.
 
@@ -92,8 +92,9 @@ CollectAnnotatedRequests(llvm::Module &m) {
     uint64_t line = 0;
     if (auto *ci = llvm::dyn_cast<llvm::ConstantInt>(entry->getOperand(3)))
       line = ci->getZExtValue();
-    std::string loc = absl::StrCat(file.empty() ? "<unknown>" : file, ":",
-                                   line, ": ");
+    std::string origin =
+        absl::StrCat(file.empty() ? "<unknown>" : file, ":", line);
+    std::string loc = origin + ": ";
     for (unsigned i : {1u, 2u})
       if (auto *gv = llvm::dyn_cast<llvm::GlobalVariable>(
               entry->getOperand(i)->stripPointerCasts()))
@@ -102,13 +103,13 @@ CollectAnnotatedRequests(llvm::Module &m) {
     auto *fn = llvm::dyn_cast<llvm::Function>(
         entry->getOperand(0)->stripPointerCasts());
     if (!fn) {
-      errors.emplace_back(file, line,
-                          absl::StrCat(loc, "annotation `", text,
-                                       "` must be on a function"));
+      errors.emplace_back(
+          file, line,
+          absl::StrCat(loc, "annotation `", text, "` must be on a function"));
       continue;
     }
     std::string where = absl::StrCat(loc, "in annotation `", text, "` on `",
-                                      fn->getName().str(), "`: ");
+                                     fn->getName().str(), "`: ");
     absl::StatusOr<ParsedAttribute> attr = ParseAutodiffAttribute(text);
     if (!attr.ok()) {
       errors.emplace_back(file, line,
@@ -127,6 +128,7 @@ CollectAnnotatedRequests(llvm::Module &m) {
     LoweringRequest req;
     req.source = fn->getName().str();
     req.attr = *std::move(attr);
+    req.origin = origin;
     requests.push_back(std::move(req));
   }
   if (!errors.empty()) {
@@ -142,8 +144,8 @@ CollectAnnotatedRequests(llvm::Module &m) {
   if (kept.empty()) {
     annotations->eraseFromParent();
   } else {
-    auto *type = llvm::ArrayType::get(entries->getType()->getElementType(),
-                                      kept.size());
+    auto *type =
+        llvm::ArrayType::get(entries->getType()->getElementType(), kept.size());
     auto *replacement = new llvm::GlobalVariable(
         m, type, annotations->isConstant(), annotations->getLinkage(),
         llvm::ConstantArray::get(type, kept), "", annotations);

@@ -70,8 +70,7 @@ SourceType PointerToOpaque() {
 
 /// One LLVM value's source-level view when no signature is given.
 SourceType SourceTypeFromLlvm(llvm::Type *ty, bool zero_ext) {
-  if (ty->isDoubleTy() || ty->isFloatTy() || ty->isHalfTy() ||
-      ty->isFP128Ty())
+  if (ty->isDoubleTy() || ty->isFloatTy() || ty->isHalfTy() || ty->isFP128Ty())
     return SourceType::Float(ty->getPrimitiveSizeInBits().getFixedValue());
   if (ty->isIntegerTy(1)) {
     SourceType t;
@@ -95,8 +94,8 @@ bool ScalarFits(const SourceType &t, llvm::Type *ty) {
     return ty->isFloatingPointTy() &&
            (t.bits == 0 || ty->getPrimitiveSizeInBits() == t.bits);
   case K::Int:
-    return ty->isIntegerTy() && (t.bits == 0 || ty->getIntegerBitWidth() ==
-                                                    t.bits);
+    return ty->isIntegerTy() &&
+           (t.bits == 0 || ty->getIntegerBitWidth() == t.bits);
   case K::Bool:
     return ty->isIntegerTy(1) || ty->isIntegerTy(8);
   case K::Ref:
@@ -117,8 +116,9 @@ std::string ExpectedTypes(const SourceType &t) {
   auto one = [](const SourceType &s) -> std::string {
     switch (s.kind) {
     case K::Float:
-      return s.bits == 32 ? "float" : s.bits == 64 ? "double"
-                                                   : absl::StrCat("f", s.bits);
+      return s.bits == 32   ? "float"
+             : s.bits == 64 ? "double"
+                            : absl::StrCat("f", s.bits);
     case K::Int:
       return absl::StrCat("i", s.bits);
     case K::Bool:
@@ -146,9 +146,9 @@ absl::Status CheckSignatureFits(const llvm::Function &f,
   std::string fn = f.getName().str();
   if (needed != f.arg_size())
     return absl::InvalidArgumentError(absl::StrCat(
-        where, "the signature has ", sig.params.size(),
-        " parameters taking ", needed, " LLVM parameters, but LLVM function `",
-        fn, "` has ", f.arg_size()));
+        where, "the signature has ", sig.params.size(), " parameters taking ",
+        needed, " LLVM parameters, but LLVM function `", fn, "` has ",
+        f.arg_size()));
   unsigned pos = 0;
   for (size_t i = 0; i < sig.params.size(); ++i) {
     const SourceType &t = sig.params[i].type;
@@ -158,7 +158,8 @@ absl::Status CheckSignatureFits(const llvm::Function &f,
       ok = f.getArg(pos)->getType()->isPointerTy() &&
            f.getArg(pos + 1)->getType()->isIntegerTy();
     } else if (t.kind == SourceType::Kind::Pair) {
-      ok = t.elems.size() == 2 && ScalarFits(t.elems[0], f.getArg(pos)->getType()) &&
+      ok = t.elems.size() == 2 &&
+           ScalarFits(t.elems[0], f.getArg(pos)->getType()) &&
            ScalarFits(t.elems[1], f.getArg(pos + 1)->getType());
     } else if (n == 1) {
       ok = ScalarFits(t, f.getArg(pos)->getType());
@@ -194,8 +195,8 @@ absl::Status CheckSignatureFits(const llvm::Function &f,
   }
   if (!ret_ok)
     return absl::InvalidArgumentError(absl::StrCat(
-        where, "the signature returns `", rt.ToString(), "`, but LLVM function `",
-        fn, "` returns ", TypeName(ret)));
+        where, "the signature returns `", rt.ToString(),
+        "`, but LLVM function `", fn, "` returns ", TypeName(ret)));
   return absl::OkStatus();
 }
 
@@ -215,9 +216,9 @@ absl::StatusOr<TargetShape> ShapeOf(const llvm::Function &src,
   TargetShape shape;
   auto arg_type = [&](unsigned i) -> absl::StatusOr<llvm::Type *> {
     if (i >= src.arg_size())
-      return absl::InternalError(absl::StrCat(
-          where, "the plan refers to LLVM parameter ", i, " of `",
-          src.getName().str(), "`, which has ", src.arg_size()));
+      return absl::InternalError(
+          absl::StrCat(where, "the plan refers to LLVM parameter ", i, " of `",
+                       src.getName().str(), "`, which has ", src.arg_size()));
     return src.getArg(i)->getType();
   };
   for (const TargetParam &p : plan.target_params) {
@@ -257,10 +258,9 @@ absl::StatusOr<TargetShape> ShapeOf(const llvm::Function &src,
 /// for the new one.
 void ResetBodyAttributes(llvm::Function &f) {
   using A = llvm::Attribute;
-  for (A::AttrKind k :
-       {A::NoInline, A::OptimizeNone, A::Memory, A::NoReturn, A::WillReturn,
-        A::NoSync, A::NoFree, A::NoRecurse, A::NoUnwind, A::Speculatable,
-        A::Naked, A::Cold})
+  for (A::AttrKind k : {A::NoInline, A::OptimizeNone, A::Memory, A::NoReturn,
+                        A::WillReturn, A::NoSync, A::NoFree, A::NoRecurse,
+                        A::NoUnwind, A::Speculatable, A::Naked, A::Cold})
     f.removeFnAttr(k);
   for (A::AttrKind k : {A::NoFPClass, A::Range, A::NoAlias, A::NonNull,
                         A::Dereferenceable, A::DereferenceableOrNull})
@@ -324,8 +324,8 @@ PreparedTarget CreateTarget(llvm::Module &m, const llvm::Function &src,
                             const std::string &name) {
   auto *fty = llvm::FunctionType::get(shape.result, shape.params, false);
   PreparedTarget t;
-  t.fn = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, name,
-                                m);
+  t.fn =
+      llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, name, m);
   for (size_t i = 0; i < plan.target_params.size(); ++i)
     t.fn->getArg(i)->setName(plan.target_params[i].name);
   CopyCodegenAttributes(src, *t.fn);
@@ -341,9 +341,9 @@ absl::StatusOr<PreparedTarget> CheckExistingTarget(llvm::Function &f,
                                                    const std::string &where) {
   std::string name = f.getName().str();
   if (f.isIntrinsic() || f.isVarArg())
-    return absl::InvalidArgumentError(absl::StrCat(
-        where, "target `", name, "` is ",
-        f.isIntrinsic() ? "an intrinsic" : "variadic"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, "target `", name, "` is ",
+                     f.isIntrinsic() ? "an intrinsic" : "variadic"));
   const llvm::DataLayout &dl = f.getParent()->getDataLayout();
   PreparedTarget t;
   t.fn = &f;
@@ -353,10 +353,10 @@ absl::StatusOr<PreparedTarget> CheckExistingTarget(llvm::Function &f,
   }
   unsigned have = f.arg_size() - t.first_param;
   if (have != shape.params.size())
-    return absl::InvalidArgumentError(absl::StrCat(
-        where, "target `", name, "` has ", have, " parameters",
-        t.first_param ? " after its sret pointer" : "", ", but the derivative ",
-        "takes ", shape.params.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, "target `", name, "` has ", have, " parameters",
+                     t.first_param ? " after its sret pointer" : "",
+                     ", but the derivative ", "takes ", shape.params.size()));
   for (unsigned i = 0; i < have; ++i) {
     llvm::Type *ty = f.getArg(i + t.first_param)->getType();
     if (ty != shape.params[i])
@@ -383,9 +383,9 @@ absl::StatusOr<PreparedTarget> CheckExistingTarget(llvm::Function &f,
              dl.getTypeAllocSize(ret) == dl.getTypeAllocSize(shape.result)) {
     t.ret = ReturnKind::Coerce;
   } else {
-    return absl::InvalidArgumentError(absl::StrCat(
-        where, "target `", name, "` returns ", TypeName(ret),
-        ", but the derivative returns ", want));
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, "target `", name, "` returns ", TypeName(ret),
+                     ", but the derivative returns ", want));
   }
   return t;
 }
@@ -409,27 +409,23 @@ void AdoptTarget(PreparedTarget &t, const LoweringPlan &plan) {
 llvm::Constant *MarkerGlobal(llvm::Module &m, const std::string &name) {
   if (llvm::GlobalValue *gv = m.getNamedValue(name))
     return gv;
-  return new llvm::GlobalVariable(m, llvm::PointerType::getUnqual(m.getContext()),
-                                  /*isConstant=*/false,
-                                  llvm::GlobalValue::ExternalLinkage, nullptr,
-                                  name);
+  return new llvm::GlobalVariable(
+      m, llvm::PointerType::getUnqual(m.getContext()),
+      /*isConstant=*/false, llvm::GlobalValue::ExternalLinkage, nullptr, name);
 }
 
-absl::StatusOr<llvm::Function *> EnzymeDeclaration(llvm::Module &m,
-                                                   DiffMode mode,
-                                                   llvm::Type *result,
-                                                   const std::string &target,
-                                                   const std::string &where) {
-  std::string name = absl::StrCat(mode == DiffMode::Forward
-                                      ? "__enzyme_fwddiff_"
-                                      : "__enzyme_autodiff_",
-                                  target);
+absl::StatusOr<llvm::Function *>
+EnzymeDeclaration(llvm::Module &m, DiffMode mode, llvm::Type *result,
+                  const std::string &target, const std::string &where) {
+  std::string name = absl::StrCat(
+      mode == DiffMode::Forward ? "__enzyme_fwddiff_" : "__enzyme_autodiff_",
+      target);
   auto *fty = llvm::FunctionType::get(result, {}, /*isVarArg=*/true);
   if (llvm::GlobalValue *gv = m.getNamedValue(name)) {
     auto *f = llvm::dyn_cast<llvm::Function>(gv);
     if (!f || f->getFunctionType() != fty || !f->isDeclaration())
-      return absl::InvalidArgumentError(absl::StrCat(
-          where, "`", name, "` already exists with another type"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, "`", name, "` already exists with another type"));
     return f;
   }
   llvm::Function *f =
@@ -476,14 +472,14 @@ CallOperands(llvm::IRBuilder<> &b, const LoweringPlan &plan,
       if (arg.length_param) {
         AD_ASSIGN_OR_RETURN(llvm::Value * len, param(*arg.length_param));
         if (!len->getType()->isIntegerTy())
-          return absl::InternalError(absl::StrCat(
-              where, "stride length from non-integer parameter ",
-              *arg.length_param));
+          return absl::InternalError(
+              absl::StrCat(where, "stride length from non-integer parameter ",
+                           *arg.length_param));
         // In bounds: the length check made sure all lanes fit the shadow.
-        offset = b.CreateMul(b.CreateZExtOrTrunc(len, b.getInt64Ty()), offset,
-                             base->getName() + ".offset" +
-                                 llvm::Twine(arg.lane),
-                             /*HasNUW=*/true);
+        offset =
+            b.CreateMul(b.CreateZExtOrTrunc(len, b.getInt64Ty()), offset,
+                        base->getName() + ".offset" + llvm::Twine(arg.lane),
+                        /*HasNUW=*/true);
       }
       ops.push_back(b.CreateInBoundsGEP(b.getInt8Ty(), base, offset,
                                         base->getName() + ".lane" +
@@ -536,8 +532,8 @@ absl::Status EmitBody(llvm::Module &m, llvm::Function &src,
     // Same size, different type (C's `<2 x float>` for two floats).
     const llvm::DataLayout &dl = m.getDataLayout();
     llvm::Type *ret = fn.getReturnType();
-    llvm::Align align = std::max(dl.getPrefTypeAlign(ret),
-                                 dl.getPrefTypeAlign(shape.result));
+    llvm::Align align =
+        std::max(dl.getPrefTypeAlign(ret), dl.getPrefTypeAlign(shape.result));
     llvm::IRBuilder<> ab(entry, entry->begin());
     llvm::AllocaInst *slot = ab.CreateAlloca(shape.result, nullptr, "coerce");
     slot->setAlignment(align);
@@ -549,35 +545,24 @@ absl::Status EmitBody(llvm::Module &m, llvm::Function &src,
   return absl::OkStatus();
 }
 
-} // namespace
-
-SourceSignature SignatureFromLlvm(const llvm::Function &f) {
-  SourceSignature sig;
-  sig.name = f.getName().str();
-  for (const llvm::Argument &a : f.args()) {
-    SourceParam p;
-    p.name = a.getName().str();
-    p.type = SourceTypeFromLlvm(a.getType(), a.hasZExtAttr());
-    sig.params.push_back(std::move(p));
-  }
-  sig.ret = SourceTypeFromLlvm(
-      f.getReturnType(),
-      f.getAttributes().hasRetAttr(llvm::Attribute::ZExt));
-  return sig;
-}
-
-absl::Status LowerAutoDiff(llvm::Module &m, const LoweringRequest &req) {
+/// LowerAutoDiff without the request's origin in its diagnostics.
+absl::Status Lower(llvm::Module &m, const LoweringRequest &req) {
   std::string where = Where(req.source, req.attr.target);
   llvm::Function *src = m.getFunction(req.source);
   if (!src || src->isDeclaration())
-    return absl::NotFoundError(absl::StrCat(
-        where, "could not find source function `", req.source, "`",
-        src ? " (the module only declares it)" : ""));
+    return absl::NotFoundError(
+        absl::StrCat(where, "could not find source function `", req.source, "`",
+                     src ? " (the module only declares it)" : ""));
+  if (src->isVarArg())
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, "source `", req.source,
+                     "` is variadic, which cannot be differentiated"));
   if (req.attr.target == req.source)
     return absl::InvalidArgumentError(
         absl::StrCat(where, "the target must differ from the source"));
 
-  SourceSignature sig = req.signature ? *req.signature : SignatureFromLlvm(*src);
+  SourceSignature sig =
+      req.signature ? *req.signature : SignatureFromLlvm(*src);
   if (sig.name.empty())
     sig.name = req.source;
   AD_RETURN_IF_ERROR(CheckSignatureFits(*src, sig, where));
@@ -598,24 +583,23 @@ absl::Status LowerAutoDiff(llvm::Module &m, const LoweringRequest &req) {
           where, "target `", item.target, "` exists but is not a function"));
     AD_ASSIGN_OR_RETURN(target, CheckExistingTarget(*f, shape, plan, where));
   }
-  AD_ASSIGN_OR_RETURN(llvm::Function * enzyme,
-                      EnzymeDeclaration(m, plan.mode, shape.result,
-                                        item.target, where));
+  AD_ASSIGN_OR_RETURN(
+      llvm::Function * enzyme,
+      EnzymeDeclaration(m, plan.mode, shape.result, item.target, where));
   if (existing)
     AdoptTarget(target, plan);
   else
     target = CreateTarget(m, *src, plan, shape, item.target);
 
-  absl::Status emitted = EmitBody(m, *src, enzyme, plan, shape, target,
-                                  item.target, where);
+  absl::Status emitted =
+      EmitBody(m, *src, enzyme, plan, shape, target, item.target, where);
   llvm::Function &fn = *target.fn;
   if (emitted.ok()) {
     std::string broken;
     llvm::raw_string_ostream os(broken);
     if (llvm::verifyFunction(fn, &os))
       emitted = absl::InternalError(absl::StrCat(
-          where, "generated function `", item.target, "` is broken: ",
-          broken));
+          where, "generated function `", item.target, "` is broken: ", broken));
   }
   if (!emitted.ok()) {
     // Leave a declaration (or nothing) rather than a broken body.
@@ -625,6 +609,29 @@ absl::Status LowerAutoDiff(llvm::Module &m, const LoweringRequest &req) {
       fn.eraseFromParent();
   }
   return emitted;
+}
+
+} // namespace
+
+SourceSignature SignatureFromLlvm(const llvm::Function &f) {
+  SourceSignature sig;
+  sig.name = f.getName().str();
+  for (const llvm::Argument &a : f.args()) {
+    SourceParam p;
+    p.name = a.getName().str();
+    p.type = SourceTypeFromLlvm(a.getType(), a.hasZExtAttr());
+    sig.params.push_back(std::move(p));
+  }
+  sig.ret = SourceTypeFromLlvm(
+      f.getReturnType(), f.getAttributes().hasRetAttr(llvm::Attribute::ZExt));
+  return sig;
+}
+
+absl::Status LowerAutoDiff(llvm::Module &m, const LoweringRequest &req) {
+  absl::Status s = Lower(m, req);
+  if (s.ok() || req.origin.empty())
+    return s;
+  return absl::Status(s.code(), absl::StrCat(req.origin, ": ", s.message()));
 }
 
 } // namespace autodiff

@@ -30,6 +30,9 @@ struct LoweringRequest {
   std::string source;
   std::optional<SourceSignature> signature;
   ParsedAttribute attr;
+  /// Where the request was written, e.g. "a.c:3" for an annotation; when
+  /// set, it starts every diagnostic about the request.
+  std::string origin;
 };
 
 /// The signature codegen assumes when the host gave none: one parameter per

@@ -89,7 +89,8 @@ std::unique_ptr<llvm::TargetMachine> MakeTargetMachine(const llvm::Module &m) {
   if (triple.str().empty())
     return nullptr;
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return nullptr;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
@@ -133,8 +134,8 @@ absl::Status CheckDistinctTargets(const std::vector<LoweringRequest> &reqs) {
     auto [it, fresh] = seen.try_emplace(r.attr.target, r.source);
     if (!fresh)
       return absl::InvalidArgumentError(absl::StrCat(
-          "target `", r.attr.target, "` is requested twice (from `",
-          it->second, "` and from `", r.source, "`)"));
+          "target `", r.attr.target, "` is requested twice (from `", it->second,
+          "` and from `", r.source, "`)"));
   }
   return absl::OkStatus();
 }
@@ -191,7 +192,8 @@ absl::Status RunAutodiffPipeline(llvm::Module &m,
     Optimize(m, *opts.pre_opt, /*before_ad=*/true);
     AD_RETURN_IF_ERROR(Verify(m, "after pre-optimization"));
   }
-  llvm::raw_ostream &out = opts.print_stream ? *opts.print_stream : llvm::errs();
+  llvm::raw_ostream &out =
+      opts.print_stream ? *opts.print_stream : llvm::errs();
   if (opts.print_module_before)
     m.print(out, nullptr);
   AD_RETURN_IF_ERROR(DifferentiateModule(m, opts.bridge));

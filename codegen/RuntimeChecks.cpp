@@ -31,7 +31,8 @@ llvm::Value *StderrStream(llvm::IRBuilder<> &b, llvm::Module &m) {
   const llvm::Triple &triple = m.getTargetTriple();
   if (triple.isOSWindows()) {
     llvm::FunctionCallee iob = m.getOrInsertFunction(
-        "__acrt_iob_func", llvm::FunctionType::get(ptr, {b.getInt32Ty()}, false));
+        "__acrt_iob_func",
+        llvm::FunctionType::get(ptr, {b.getInt32Ty()}, false));
     return b.CreateCall(iob, {b.getInt32(2)}, "stderr");
   }
   const char *name = triple.isOSDarwin() ? "__stderrp" : "stderr";
@@ -113,9 +114,9 @@ absl::Status EmitLengthChecks(llvm::IRBuilder<> &b,
     if (c.primal_len >= params.size() || c.shadow_len >= params.size() ||
         !params[c.primal_len]->getType()->isIntegerTy() ||
         !params[c.shadow_len]->getType()->isIntegerTy())
-      return absl::InternalError(absl::StrCat(
-          where, "length check of ", c.what,
-          " refers to a missing or non-integer parameter"));
+      return absl::InternalError(
+          absl::StrCat(where, "length check of ", c.what,
+                       " refers to a missing or non-integer parameter"));
     if (c.factor == 0)
       return absl::InternalError(
           absl::StrCat(where, "length check of ", c.what, " has factor 0"));
@@ -124,16 +125,17 @@ absl::Status EmitLengthChecks(llvm::IRBuilder<> &b,
     llvm::Value *have =
         b.CreateZExtOrTrunc(params[c.shadow_len], b.getInt64Ty());
     llvm::Value *need = primal;
-    std::string fmt = absl::StrCat("autodiff: ", EscapeFormat(DisplayName(target)), ": ",
-                                   EscapeFormat(c.what),
-                                   " has length %llu, but the primal has "
-                                   "length %llu");
+    std::string fmt =
+        absl::StrCat("autodiff: ", EscapeFormat(DisplayName(target)), ": ",
+                     EscapeFormat(c.what),
+                     " has length %llu, but the primal has "
+                     "length %llu");
     if (c.factor != 1) {
       llvm::Value *mul = b.CreateBinaryIntrinsic(
           llvm::Intrinsic::umul_with_overflow, primal, b.getInt64(c.factor));
-      need = b.CreateSelect(b.CreateExtractValue(mul, 1),
-                            b.getInt64(UINT64_MAX),
-                            b.CreateExtractValue(mul, 0), "need");
+      need =
+          b.CreateSelect(b.CreateExtractValue(mul, 1), b.getInt64(UINT64_MAX),
+                         b.CreateExtractValue(mul, 0), "need");
       absl::StrAppend(&fmt, " and ", c.factor, " lanes need length %llu");
     }
     fmt += "\n";

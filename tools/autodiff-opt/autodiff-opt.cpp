@@ -168,8 +168,8 @@ int main(int argc, char **argv) {
     absl::StatusOr<autodiff::AutodiffSpec> parsed =
         autodiff::ParseAutodiffSpec(spec);
     if (!parsed.ok())
-      return Fail("--autodiff '" + spec + "': " +
-                  std::string(parsed.status().message()));
+      return Fail("--autodiff '" + spec +
+                  "': " + std::string(parsed.status().message()));
     autodiff::LoweringRequest req;
     req.source = parsed->source;
     req.signature = parsed->signature;
@@ -188,8 +188,8 @@ int main(int argc, char **argv) {
     return Fail(where + ": " + diag.getMessage().str());
   }
 
-  absl::Status status = autodiff::RunAutodiffPipeline(*m, requests,
-                                                      args.pipeline);
+  absl::Status status =
+      autodiff::RunAutodiffPipeline(*m, requests, args.pipeline);
   if (!status.ok())
     return Fail(std::string(status.message()));
 
@@ -202,9 +202,8 @@ int main(int argc, char **argv) {
     llvm::WriteBitcodeToFile(*m, os);
 
   std::error_code ec;
-  llvm::ToolOutputFile out(args.output, ec,
-                           text ? llvm::sys::fs::OF_Text
-                                : llvm::sys::fs::OF_None);
+  llvm::ToolOutputFile out(
+      args.output, ec, text ? llvm::sys::fs::OF_Text : llvm::sys::fs::OF_None);
   if (ec)
     return Fail("cannot open `" + args.output + "`: " + ec.message());
   out.os() << buffer;

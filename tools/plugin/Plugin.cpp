@@ -87,22 +87,21 @@ void RegisterCallbacks(llvm::PassBuilder &pb) {
       [](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
         mpm.addPass(AutodiffPass(Stage::Lower));
       });
-  pb.registerOptimizerLastEPCallback(
-      [&pb](llvm::ModulePassManager &mpm, llvm::OptimizationLevel level,
-            llvm::ThinOrFullLTOPhase) {
-        mpm.addPass(AutodiffPass(Stage::Differentiate));
-        if (level != llvm::OptimizationLevel::O0) {
-          mpm.addPass(pb.buildInlinerPipeline(level,
-                                              llvm::ThinOrFullLTOPhase::None));
-          mpm.addPass(llvm::GlobalDCEPass());
-        }
-      });
+  pb.registerOptimizerLastEPCallback([&pb](llvm::ModulePassManager &mpm,
+                                           llvm::OptimizationLevel level,
+                                           llvm::ThinOrFullLTOPhase) {
+    mpm.addPass(AutodiffPass(Stage::Differentiate));
+    if (level != llvm::OptimizationLevel::O0) {
+      mpm.addPass(
+          pb.buildInlinerPipeline(level, llvm::ThinOrFullLTOPhase::None));
+      mpm.addPass(llvm::GlobalDCEPass());
+    }
+  });
 }
 
 } // namespace
 
 extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo
 llvmGetPassPluginInfo() {
-  return {LLVM_PLUGIN_API_VERSION, "AutodiffPlugin", "0.1",
-          RegisterCallbacks};
+  return {LLVM_PLUGIN_API_VERSION, "AutodiffPlugin", "0.1", RegisterCallbacks};
 }

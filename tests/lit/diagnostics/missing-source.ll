@@ -35,3 +35,10 @@ declare double @ext(double)
 define double @f(double %x) {
   ret double %x
 }
+
+; RUN: not %autodiff-opt %s --autodiff 'va=autodiff_reverse(d_va, Active, Active)' 2>&1 \
+; RUN:   | FileCheck %s --check-prefix=VARARG
+; VARARG: autodiff-opt: error: in autodiff of `va` into `d_va`: source `va` is variadic, which cannot be differentiated
+define double @va(double %x, ...) {
+  ret double %x
+}
