@@ -1,6 +1,6 @@
 //===- codegen/Lowering.cpp - AutoDiffItem -> __enzyme_* call -------------===//
 //
-// Design. Lowering is a pure function of (module, request): the frontend
+// Design. Lowering depends only on the module and the request: the frontend
 // validates the request against a source-level signature and plans the
 // derivative at the LLVM level (frontend/Abi.h); this file only checks that
 // the plan fits the LLVM function it names and turns it into IR:
@@ -20,7 +20,10 @@
 //      current rustc does, and return its result.
 //
 // Unlike rustc, nothing here aborts on bad input: every mismatch is an
-// absl::Status naming the source and the target.
+// absl::Status naming the source and the target (and, for an annotation,
+// its file and line). Steps 1-3 check everything before the module changes,
+// and a body that fails to build is removed again, so a failed request
+// leaves valid IR behind.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
