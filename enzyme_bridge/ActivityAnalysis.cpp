@@ -53,6 +53,83 @@ static bool MovesRawBits(const Instruction &i) {
 
 namespace {
 
+/// Whether a callee may write through (or let escape) the pointer it gets
+/// as argument `i`: from attributes and memory effects, else by scanning
+/// the callee's body (recursively, a few calls deep). Unknown: yes.
+class WriteOracle {
+public:
+  bool MayWrite(const CallBase &call, unsigned i, unsigned depth = 0) {
+    if (call.onlyReadsMemory() || call.onlyReadsMemory(i))
+      return false;
+    const Function *f = CalledFunction(call);
+    if (!f || f->isVarArg() || i >= f->arg_size())
+      return true;
+    if (f->onlyReadsMemory() || f->hasParamAttribute(i, Attribute::ReadOnly) ||
+        f->hasParamAttribute(i, Attribute::ReadNone))
+      return false;
+    if (f->isDeclaration())
+      return true;
+    return ArgMayBeWritten(*f->getArg(i), depth);
+  }
+
+private:
+  bool ArgMayBeWritten(const Argument &a, unsigned depth) {
+    auto it = memo_.find(&a);
+    if (it != memo_.end())
+      return it->second;
+    if (depth > 6)
+      return true;
+    memo_[&a] = false; // Optimistic while in progress (recursion).
+    bool writes = DerivedMayBeWritten(&a, depth);
+    memo_[&a] = writes;
+    return writes;
+  }
+
+  bool DerivedMayBeWritten(const Value *root, unsigned depth) {
+    SmallVector<const Value *, 8> work = {root};
+    SmallPtrSet<const Value *, 16> seen;
+    while (!work.empty()) {
+      const Value *v = work.pop_back_val();
+      if (!seen.insert(v).second)
+        continue;
+      for (const llvm::Use &u : v->uses()) {
+        const auto *i = dyn_cast<Instruction>(u.getUser());
+        if (!i)
+          return true;
+        if (isa<LoadInst>(i) || isa<CmpInst>(i))
+          continue;
+        if (const auto *st = dyn_cast<StoreInst>(i)) {
+          // Storing through it, or storing the pointer itself somewhere.
+          return true;
+        }
+        if (isa<GetElementPtrInst>(i) || isa<BitCastInst>(i) ||
+            isa<AddrSpaceCastInst>(i) || isa<PHINode>(i) ||
+            isa<SelectInst>(i)) {
+          work.push_back(i);
+          continue;
+        }
+        if (const auto *call = dyn_cast<CallBase>(i)) {
+          if (IsInactiveCall(*call))
+            continue;
+          if (const auto *mt = dyn_cast<MemTransferInst>(call)) {
+            if (u.get() == mt->getRawDest())
+              return true;
+            continue;
+          }
+          if (!call->isArgOperand(&u) ||
+              MayWrite(*call, call->getArgOperandNo(&u), depth + 1))
+            return true;
+          continue;
+        }
+        return true; // Returned, converted to an integer, ...
+      }
+    }
+    return false;
+  }
+
+  DenseMap<const Argument *, bool> memo_;
+};
+
 class Solver {
 public:
   Solver(const Function &f, SmallPtrSetImpl<const Value *> &varied,
@@ -119,9 +196,10 @@ public:
       AllocKind ak = ClassifyAllocation(*call);
       if (ak == AllocKind::Free)
         return;
-      // The callee may store active data through any pointer it gets.
+      // The callee may store active data through pointers it gets.
       for (const Use &a : call->args())
-        if (a->getType()->isPtrOrPtrVectorTy())
+        if (a->getType()->isPtrOrPtrVectorTy() &&
+            writes_.MayWrite(*call, call->getArgOperandNo(&a)))
           VaryMemory(a.get());
       Vary(call);
       return;
@@ -179,6 +257,7 @@ private:
   SmallPtrSetImpl<const Value *> &useful_;
   SmallVector<const Value *, 32> work_;
   SmallPtrSet<const Value *, 32> memory_;
+  WriteOracle writes_;
 };
 
 } // namespace

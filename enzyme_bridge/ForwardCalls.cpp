@@ -47,10 +47,10 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
     SmallVector<Value *, 3> ops(call.args());
     return ApplyRule(call, ops);
   }
-  if (isa<InvokeInst>(call))
+  if (isa<InvokeInst>(call) && !(callee && !callee->isDeclaration()))
     return ErrorAt(absl::StatusCode::kUnimplemented, call,
-                   "differentiating an `invoke` with active arguments is not "
-                   "supported yet");
+                   "differentiating an `invoke` of a function without a body "
+                   "in the module is not supported");
   if (callee && !callee->isDeclaration())
     return VisitModuleCall(call, *callee);
   if (!callee && !call.isInlineAsm())
@@ -301,7 +301,24 @@ absl::Status ForwardEmitter::VisitModuleCall(CallBase &call, Function &callee) {
   absl::StatusOr<Function *> df = cache_.Get(r);
   if (!df.ok())
     return ErrorAt(df.status().code(), call, std::string(df.status().message()));
-  CallInst *dcall = b_.CreateCall(*df, DerivativeArgs(call, r));
+  SmallVector<Value *, 8> args = DerivativeArgs(call, r);
+  if (auto *inv = dyn_cast<InvokeInst>(&call)) {
+    // The derivative may unwind like the primal: invoke it, and unpack its
+    // result in a block of its own on the normal edge.
+    BasicBlock *normal = inv->getNormalDest();
+    BasicBlock *cont = BasicBlock::Create(call.getContext(), "invoke.cont",
+                                          &out_, normal);
+    InvokeInst *dinv =
+        b_.CreateInvoke(*df, cont, inv->getUnwindDest(), args);
+    dinv->setDebugLoc(call.getDebugLoc());
+    normal->replacePhiUsesWith(inv->getParent(), cont);
+    b_.SetInsertPoint(cont);
+    BranchInst *br = b_.CreateBr(normal);
+    b_.SetInsertPoint(br);
+    ReplaceWithDerivativeResult(call, dinv, r);
+    return absl::OkStatus();
+  }
+  CallInst *dcall = b_.CreateCall(*df, args);
   dcall->setCallingConv((*df)->getCallingConv());
   dcall->setDebugLoc(call.getDebugLoc());
   ReplaceWithDerivativeResult(call, dcall, r);

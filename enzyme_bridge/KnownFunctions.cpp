@@ -33,6 +33,15 @@ static bool IsInactiveName(StringRef name) {
       "PyGILState_Release"};
   if (names.contains(name))
     return true;
+  // The CPython API and Numba's exception and GIL helpers: error paths of
+  // Numba wrappers. (Not every numba_* function: numba_xxdot and other
+  // math helpers carry derivatives.)
+  if (name.starts_with("Py") || name.starts_with("_Py") ||
+      name == "numba_unpickle" || name == "numba_do_raise" ||
+      name == "numba_fatal_error" || name.starts_with("numba_gil_") ||
+      name == "numba_runtime_build_excinfo_struct" ||
+      name == "NRT_MemInfo_call_dtor")
+    return true;
   // rustc's panic and formatting entry points (mangled or not).
   if (name.contains("panic") || name.contains("core3fmt") ||
       name.contains("slice_index_fail") || name.contains("slice_end_index") ||
