@@ -43,6 +43,9 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
   if (!anyActiveArg)
     return absl::OkStatus(); // Copied: nothing active flows in.
 
+  if (callee)
+    if (Function *rule = RegisteredForwardRule(*callee))
+      return VisitCustomRule(call, *rule);
   if (FindRule(call)) {
     SmallVector<Value *, 3> ops(call.args());
     return ApplyRule(call, ops);
@@ -322,6 +325,75 @@ absl::Status ForwardEmitter::VisitModuleCall(CallBase &call, Function &callee) {
   dcall->setCallingConv((*df)->getCallingConv());
   dcall->setDebugLoc(call.getDebugLoc());
   ReplaceWithDerivativeResult(call, dcall, r);
+  return absl::OkStatus();
+}
+
+/// A user's forward rule `fwd` takes each argument followed by its tangent
+/// (a pointer's shadow; integers get a tangent only when `fwd` has a slot
+/// for every argument) and returns {primal, tangent}, or the tangent alone.
+/// It is called once per lane and replaces the primal call.
+absl::Status ForwardEmitter::VisitCustomRule(CallBase &call, Function &rule) {
+  if (isa<InvokeInst>(call))
+    return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                   "an `invoke` of a function with a registered derivative is "
+                   "not supported");
+  unsigned n = call.arg_size();
+  unsigned withTangent = 0;
+  for (Value *a : call.args())
+    withTangent += !a->getType()->isIntOrIntVectorTy();
+  bool everyArg = rule.arg_size() == 2 * n;
+  if (!everyArg && rule.arg_size() != n + withTangent)
+    return ErrorAt(absl::StatusCode::kInvalidArgument, call,
+                   "the registered derivative `" + rule.getName().str() +
+                       "` takes " + std::to_string(rule.arg_size()) +
+                       " parameters; expected each argument followed by its "
+                       "tangent (" + std::to_string(n + withTangent) + " or " +
+                       std::to_string(2 * n) + ")");
+  Type *rt = call.getType();
+  Type *rrt = rule.getReturnType();
+  auto *pairTy = dyn_cast<StructType>(rrt);
+  bool returnsPair = pairTy && pairTy->getNumElements() == 2 &&
+                     pairTy->getElementType(1) == rt;
+  if (!rt->isVoidTy() && !returnsPair && rrt != rt)
+    return ErrorAt(absl::StatusCode::kInvalidArgument, call,
+                   "the registered derivative `" + rule.getName().str() +
+                       "` must return {primal, tangent} or the tangent");
+  Lanes lanes;
+  Value *primal = nullptr;
+  for (unsigned k = 0; k < width_; ++k) {
+    SmallVector<Value *, 8> args;
+    for (Value *a : call.args()) {
+      args.push_back(a);
+      if (everyArg || !a->getType()->isIntOrIntVectorTy())
+        args.push_back(TOrZero(a, k));
+    }
+    for (unsigned j = 0; j < args.size(); ++j)
+      if (args[j]->getType() != rule.getFunctionType()->getParamType(j))
+        return ErrorAt(absl::StatusCode::kInvalidArgument, call,
+                       "parameter " + std::to_string(j) +
+                           " of the registered derivative `" +
+                           rule.getName().str() +
+                           "` does not match the argument or tangent passed");
+    CallInst *r = b_.CreateCall(&rule, args);
+    r->setDebugLoc(call.getDebugLoc());
+    if (rt->isVoidTy())
+      continue;
+    if (returnsPair) {
+      if (!primal)
+        primal = b_.CreateExtractValue(r, {0});
+      lanes.push_back(b_.CreateExtractValue(r, {1}));
+    } else {
+      lanes.push_back(r);
+    }
+  }
+  if (primal) {
+    primal->takeName(&call);
+    call.replaceAllUsesWith(primal);
+    erase_.push_back(&call);
+    SetT(primal, lanes);
+  } else if (!lanes.empty()) {
+    SetT(&call, lanes);
+  }
   return absl::OkStatus();
 }
 

@@ -93,6 +93,7 @@ private:
                          llvm::ArrayRef<llvm::Value *> ops);
   absl::Status VisitModuleCall(llvm::CallBase &call, llvm::Function &callee);
   absl::Status VisitIndirectCall(llvm::CallBase &call);
+  absl::Status VisitCustomRule(llvm::CallBase &call, llvm::Function &rule);
   /// The request for differentiating `call` (same callee type and width).
   DiffRequest CalleeRequest(llvm::CallBase &call, llvm::Function &callee);
   /// Operands for a derivative of `call` under `req`.

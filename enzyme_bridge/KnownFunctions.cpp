@@ -70,6 +70,24 @@ static bool IsListedInactive(const Function &f) {
   return false;
 }
 
+Function *RegisteredForwardRule(const Function &f) {
+  const Module *m = f.getParent();
+  if (!m)
+    return nullptr;
+  for (const GlobalVariable &gv : m->globals()) {
+    if (!gv.getName().starts_with("__enzyme_register_derivative") ||
+        !gv.hasInitializer())
+      continue;
+    const auto *init = dyn_cast<ConstantArray>(gv.getInitializer());
+    if (!init || init->getNumOperands() < 2)
+      continue;
+    if (init->getOperand(0)->stripPointerCasts() != &f)
+      continue;
+    return dyn_cast<Function>(init->getOperand(1)->stripPointerCasts());
+  }
+  return nullptr;
+}
+
 bool IsInactiveCall(const CallBase &call) {
   if (call.hasFnAttr("enzyme_inactive"))
     return true;

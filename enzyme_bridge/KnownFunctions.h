@@ -35,6 +35,10 @@ enum class AllocKind {
 /// The allocation kind of `call`'s callee.
 AllocKind ClassifyAllocation(const llvm::CallBase &call);
 
+/// The forward rule registered for `f` with
+/// `void *__enzyme_register_derivative_NAME[2] = {f, fwd}`, if any.
+llvm::Function *RegisteredForwardRule(const llvm::Function &f);
+
 /// The called function when the callee is a function behind casts, else null.
 llvm::Function *CalledFunction(const llvm::CallBase &call);
 
