@@ -325,14 +325,33 @@ struct PreparedTarget {
 PreparedTarget CreateTarget(llvm::Module &m, const llvm::Function &src,
                             const LoweringPlan &plan, const TargetShape &shape,
                             const std::string &name) {
-  auto *fty = llvm::FunctionType::get(shape.result, shape.params, false);
+  // Results of more than two eightbytes go through an sret pointer, as the
+  // C ABI returns them, so that C and Rust hosts can call the target.
+  const llvm::DataLayout &dl = m.getDataLayout();
+  bool sret = !shape.result->isVoidTy() &&
+              dl.getTypeAllocSize(shape.result) > 16;
+  std::vector<llvm::Type *> params = shape.params;
+  if (sret)
+    params.insert(params.begin(), llvm::PointerType::get(m.getContext(), 0));
+  auto *fty = llvm::FunctionType::get(
+      sret ? llvm::Type::getVoidTy(m.getContext()) : shape.result, params,
+      false);
   PreparedTarget t;
   t.fn =
       llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, name, m);
+  if (sret) {
+    t.first_param = 1;
+    t.sret_type = shape.result;
+    t.fn->addParamAttr(
+        0, llvm::Attribute::getWithStructRetType(m.getContext(), shape.result));
+    t.fn->getArg(0)->setName("ret");
+  }
   for (size_t i = 0; i < plan.target_params.size(); ++i)
-    t.fn->getArg(i)->setName(plan.target_params[i].name);
+    t.fn->getArg(i + t.first_param)->setName(plan.target_params[i].name);
   CopyCodegenAttributes(src, *t.fn);
-  t.ret = shape.result->isVoidTy() ? ReturnKind::Void : ReturnKind::Direct;
+  t.ret = sret ? ReturnKind::Sret
+               : shape.result->isVoidTy() ? ReturnKind::Void
+                                          : ReturnKind::Direct;
   return t;
 }
 
