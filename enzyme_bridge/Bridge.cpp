@@ -133,8 +133,12 @@ absl::Status ReplaceRequestCall(const RequestCall &rc, Function &df) {
       }
   }
 
-  // Check the result layout before changing anything.
+  // Check the result layout before changing anything. A result nobody
+  // uses may have any declared type (C code often declares one
+  // `double __enzyme_fwddiff(void *, ...)` for every call).
   Type *want = rc.result_type;
+  if (!rc.sret && call.use_empty())
+    want = Type::getVoidTy(call.getContext());
   Type *have = df.getReturnType();
   SmallVector<Type *, 8> wantLeaves, haveLeaves;
   if (!want->isVoidTy())

@@ -196,7 +196,11 @@ void ForwardEmitter::CreateTangentPhis() {
     for (PHINode &p : bb.phis())
       primals.push_back(&p);
     for (PHINode *p : primals) {
-      if (!CarriesDerivative(p->getType()) || !Active(p))
+      // Integer phis get tangents only when active: they then carry raw
+      // bits of active memory (a double moved as i64).
+      if ((!CarriesDerivative(p->getType()) &&
+           !p->getType()->isIntOrIntVectorTy()) ||
+          !Active(p))
         continue;
       Lanes lanes;
       for (unsigned k = 0; k < width_; ++k)
