@@ -76,6 +76,9 @@ private:
   llvm::Value *TOrZero(llvm::Value *v, unsigned lane);
   bool HasT(llvm::Value *v);
   void SetT(llvm::Value *v, Lanes lanes);
+  /// Records lane k's tangent of `v` as make(k), for every lane.
+  void SetLanes(llvm::Value *v,
+                llvm::function_ref<llvm::Value *(unsigned lane)> make);
   bool Active(const llvm::Value *v) const { return activity_->IsActive(v); }
 
   // Structure.

@@ -38,8 +38,8 @@ namespace autodiff {
 
 ForwardEmitter::ForwardEmitter(const DiffRequest &r, Function &out,
                                DerivativeCache &cache)
-    : req_(r), out_(out), cache_(cache), width_(r.width),
-      b_(out.getContext()) {}
+    : req_(r), out_(out), cache_(cache), width_(r.width), b_(out.getContext()) {
+}
 
 //===----------------------------------------------------------------------===//
 // Tangent bookkeeping
@@ -73,6 +73,14 @@ bool ForwardEmitter::HasT(Value *v) {
 
 void ForwardEmitter::SetT(Value *v, Lanes lanes) {
   tangents_[v] = std::move(lanes);
+}
+
+void ForwardEmitter::SetLanes(Value *v,
+                              function_ref<Value *(unsigned lane)> make) {
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k)
+    lanes.push_back(make(k));
+  SetT(v, lanes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -317,9 +325,9 @@ absl::Status ForwardEmitter::visitAllocaInst(AllocaInst &i) {
     return absl::OkStatus();
   const DataLayout &dl = out_.getDataLayout();
   Lanes lanes;
-  Value *bytes = b_.CreateMul(
-      b_.CreateZExtOrTrunc(i.getArraySize(), b_.getInt64Ty()),
-      b_.getInt64(dl.getTypeAllocSize(i.getAllocatedType())));
+  Value *bytes =
+      b_.CreateMul(b_.CreateZExtOrTrunc(i.getArraySize(), b_.getInt64Ty()),
+                   b_.getInt64(dl.getTypeAllocSize(i.getAllocatedType())));
   for (unsigned k = 0; k < width_; ++k) {
     AllocaInst *s = b_.CreateAlloca(i.getAllocatedType(), i.getAddressSpace(),
                                     i.getArraySize(), i.getName() + "'ipa");
@@ -389,8 +397,7 @@ absl::Status ForwardEmitter::visitGetElementPtrInst(GetElementPtrInst &i) {
     if (!sp && base->getType()->isVectorTy())
       sp = Constant::getNullValue(base->getType());
     lanes.push_back(sp ? b_.CreateGEP(i.getSourceElementType(), sp, idx,
-                                      i.getName() + "'",
-                                      i.getNoWrapFlags())
+                                      i.getName() + "'", i.getNoWrapFlags())
                        : nullptr);
   }
   SetT(&i, lanes);
@@ -413,11 +420,10 @@ absl::Status ForwardEmitter::visitCastInst(CastInst &i) {
   }
   if (!HasT(op))
     return absl::OkStatus();
-  Lanes lanes;
-  for (unsigned k = 0; k < width_; ++k)
-    lanes.push_back(b_.CreateCast(i.getOpcode(), TOrZero(op, k), i.getType(),
-                                  i.getName() + "'"));
-  SetT(&i, lanes);
+  SetLanes(&i, [&](unsigned k) {
+    return b_.CreateCast(i.getOpcode(), TOrZero(op, k), i.getType(),
+                         i.getName() + "'");
+  });
   return absl::OkStatus();
 }
 
@@ -426,8 +432,8 @@ absl::Status ForwardEmitter::ApplyRule(Instruction &i, ArrayRef<Value *> ops) {
   const DerivativeRule *rule = FindRule(i);
   if (!rule)
     return ErrorAt(absl::StatusCode::kUnimplemented, i,
-                   std::string("no derivative rule for `") +
-                       i.getOpcodeName() + "`");
+                   std::string("no derivative rule for `") + i.getOpcodeName() +
+                       "`");
   bool any = false;
   for (Value *op : ops)
     any |= HasT(op);
@@ -466,11 +472,10 @@ absl::Status ForwardEmitter::visitSelectInst(SelectInst &i) {
   Value *a = i.getTrueValue(), *c = i.getFalseValue();
   if (!(HasT(a) || HasT(c)) || !Active(&i))
     return absl::OkStatus();
-  Lanes lanes;
-  for (unsigned k = 0; k < width_; ++k)
-    lanes.push_back(b_.CreateSelect(i.getCondition(), TOrZero(a, k),
-                                    TOrZero(c, k), i.getName() + "'"));
-  SetT(&i, lanes);
+  SetLanes(&i, [&](unsigned k) {
+    return b_.CreateSelect(i.getCondition(), TOrZero(a, k), TOrZero(c, k),
+                           i.getName() + "'");
+  });
   return absl::OkStatus();
 }
 
@@ -478,11 +483,10 @@ absl::Status ForwardEmitter::visitExtractValueInst(ExtractValueInst &i) {
   Value *agg = i.getAggregateOperand();
   if (!HasT(agg) || !Active(&i))
     return absl::OkStatus();
-  Lanes lanes;
-  for (unsigned k = 0; k < width_; ++k)
-    lanes.push_back(b_.CreateExtractValue(TOrZero(agg, k), i.getIndices(),
-                                          i.getName() + "'"));
-  SetT(&i, lanes);
+  SetLanes(&i, [&](unsigned k) {
+    return b_.CreateExtractValue(TOrZero(agg, k), i.getIndices(),
+                                 i.getName() + "'");
+  });
   return absl::OkStatus();
 }
 
@@ -490,11 +494,10 @@ absl::Status ForwardEmitter::visitInsertValueInst(InsertValueInst &i) {
   Value *agg = i.getAggregateOperand(), *val = i.getInsertedValueOperand();
   if (!(HasT(agg) || HasT(val)) || !Active(&i))
     return absl::OkStatus();
-  Lanes lanes;
-  for (unsigned k = 0; k < width_; ++k)
-    lanes.push_back(b_.CreateInsertValue(TOrZero(agg, k), TOrZero(val, k),
-                                         i.getIndices(), i.getName() + "'"));
-  SetT(&i, lanes);
+  SetLanes(&i, [&](unsigned k) {
+    return b_.CreateInsertValue(TOrZero(agg, k), TOrZero(val, k),
+                                i.getIndices(), i.getName() + "'");
+  });
   return absl::OkStatus();
 }
 
@@ -502,11 +505,10 @@ absl::Status ForwardEmitter::visitExtractElementInst(ExtractElementInst &i) {
   Value *vec = i.getVectorOperand();
   if (!HasT(vec) || !Active(&i))
     return absl::OkStatus();
-  Lanes lanes;
-  for (unsigned k = 0; k < width_; ++k)
-    lanes.push_back(b_.CreateExtractElement(TOrZero(vec, k), i.getIndexOperand(),
-                                            i.getName() + "'"));
-  SetT(&i, lanes);
+  SetLanes(&i, [&](unsigned k) {
+    return b_.CreateExtractElement(TOrZero(vec, k), i.getIndexOperand(),
+                                   i.getName() + "'");
+  });
   return absl::OkStatus();
 }
 
@@ -514,11 +516,10 @@ absl::Status ForwardEmitter::visitInsertElementInst(InsertElementInst &i) {
   Value *vec = i.getOperand(0), *elt = i.getOperand(1);
   if (!(HasT(vec) || HasT(elt)) || !Active(&i))
     return absl::OkStatus();
-  Lanes lanes;
-  for (unsigned k = 0; k < width_; ++k)
-    lanes.push_back(b_.CreateInsertElement(TOrZero(vec, k), TOrZero(elt, k),
-                                           i.getOperand(2), i.getName() + "'"));
-  SetT(&i, lanes);
+  SetLanes(&i, [&](unsigned k) {
+    return b_.CreateInsertElement(TOrZero(vec, k), TOrZero(elt, k),
+                                  i.getOperand(2), i.getName() + "'");
+  });
   return absl::OkStatus();
 }
 
@@ -526,12 +527,10 @@ absl::Status ForwardEmitter::visitShuffleVectorInst(ShuffleVectorInst &i) {
   Value *a = i.getOperand(0), *c = i.getOperand(1);
   if (!(HasT(a) || HasT(c)) || !Active(&i))
     return absl::OkStatus();
-  Lanes lanes;
-  for (unsigned k = 0; k < width_; ++k)
-    lanes.push_back(b_.CreateShuffleVector(TOrZero(a, k), TOrZero(c, k),
-                                           i.getShuffleMask(),
-                                           i.getName() + "'"));
-  SetT(&i, lanes);
+  SetLanes(&i, [&](unsigned k) {
+    return b_.CreateShuffleVector(TOrZero(a, k), TOrZero(c, k),
+                                  i.getShuffleMask(), i.getName() + "'");
+  });
   return absl::OkStatus();
 }
 
@@ -539,10 +538,7 @@ absl::Status ForwardEmitter::visitFreezeInst(FreezeInst &i) {
   Value *op = i.getOperand(0);
   if (!HasT(op))
     return absl::OkStatus();
-  Lanes lanes;
-  for (unsigned k = 0; k < width_; ++k)
-    lanes.push_back(T(op, k));
-  SetT(&i, lanes);
+  SetLanes(&i, [&](unsigned k) { return T(op, k); });
   return absl::OkStatus();
 }
 
