@@ -178,6 +178,7 @@ absl::Status ReplaceRequestCall(const RequestCall &rc, Function &df) {
     result = b.CreateCall(&df, args);
   }
   cast<Instruction>(result)->setDebugLoc(call.getDebugLoc());
+  CopyAbiParamAttrs(*cast<CallBase>(result), df);
 
   Value *out = nullptr;
   if (!want->isVoidTy()) {

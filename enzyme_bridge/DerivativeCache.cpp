@@ -7,6 +7,7 @@
 
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -34,6 +35,17 @@ FunctionType *ForwardDerivativeType(const DiffRequest &r) {
              : leaves.size() == 1 ? leaves[0]
                                   : StructType::get(fty->getContext(), leaves);
   return FunctionType::get(rt, params, /*isVarArg=*/false);
+}
+
+void CopyAbiParamAttrs(CallBase &call, const Function &callee) {
+  static const Attribute::AttrKind kinds[] = {
+      Attribute::ByVal,     Attribute::StructRet,   Attribute::ZExt,
+      Attribute::SExt,      Attribute::InReg,       Attribute::ByRef,
+      Attribute::InAlloca,  Attribute::Preallocated, Attribute::Alignment};
+  for (unsigned i = 0; i < callee.arg_size() && i < call.arg_size(); ++i)
+    for (Attribute::AttrKind k : kinds)
+      if (callee.hasParamAttribute(i, k))
+        call.addParamAttr(i, callee.getParamAttribute(i, k));
 }
 
 absl::StatusOr<Function *> DerivativeCache::Get(const DiffRequest &r) {

@@ -16,6 +16,7 @@
 #include <deque>
 
 namespace llvm {
+class CallBase;
 class Function;
 class FunctionType;
 class Module;
@@ -28,6 +29,11 @@ namespace autodiff {
 /// shadows when active; returns nothing, the one leaf, or a literal struct
 /// of [primal if return_primal] + [`width` tangents if return_tangent].
 llvm::FunctionType *ForwardDerivativeType(const DiffRequest &r);
+
+/// Copies the ABI-relevant parameter attributes of `callee` (byval, sret,
+/// zeroext, signext, inreg, ...) onto `call`: code generation lowers
+/// arguments from the call site's attributes.
+void CopyAbiParamAttrs(llvm::CallBase &call, const llvm::Function &callee);
 
 class DerivativeCache {
 public:

@@ -314,6 +314,7 @@ absl::Status ForwardEmitter::VisitModuleCall(CallBase &call, Function &callee) {
     InvokeInst *dinv =
         b_.CreateInvoke(*df, cont, inv->getUnwindDest(), args);
     dinv->setDebugLoc(call.getDebugLoc());
+    CopyAbiParamAttrs(*dinv, **df);
     normal->replacePhiUsesWith(inv->getParent(), cont);
     b_.SetInsertPoint(cont);
     BranchInst *br = b_.CreateBr(normal);
@@ -324,6 +325,7 @@ absl::Status ForwardEmitter::VisitModuleCall(CallBase &call, Function &callee) {
   CallInst *dcall = b_.CreateCall(*df, args);
   dcall->setCallingConv((*df)->getCallingConv());
   dcall->setDebugLoc(call.getDebugLoc());
+  CopyAbiParamAttrs(*dcall, **df);
   ReplaceWithDerivativeResult(call, dcall, r);
   return absl::OkStatus();
 }
@@ -449,6 +451,7 @@ absl::Status ForwardEmitter::VisitIndirectCall(CallBase &call) {
     IRBuilder<> cb(callBB);
     CallInst *dcall = cb.CreateCall(*df, args);
     dcall->setDebugLoc(call.getDebugLoc());
+    CopyAbiParamAttrs(*dcall, **df);
     cb.CreateBr(join);
     if (result)
       result->addIncoming(dcall, callBB);

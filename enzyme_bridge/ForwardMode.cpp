@@ -141,8 +141,21 @@ absl::Status ForwardEmitter::Run() {
     a.removeAttr(Attribute::ReadNone);
     a.removeAttr(Attribute::ReadOnly);
   }
-  for (auto &entry : argTangents)
-    SetT(entry.first, entry.second);
+  // A by-value argument is the callee's own copy: so is its shadow.
+  IRBuilder<> entryB(&*out_.getEntryBlock().getFirstInsertionPt());
+  for (auto &entry : argTangents) {
+    Argument *primal = entry.first;
+    if (Type *byval = primal->getParamByValType())
+      for (Value *&lane : entry.second) {
+        AllocaInst *copy = entryB.CreateAlloca(byval, nullptr,
+                                               primal->getName() + "'byval");
+        copy->setAlignment(primal->getParamAlign().valueOrOne());
+        entryB.CreateMemCpy(copy, copy->getAlign(), lane, copy->getAlign(),
+                            out_.getDataLayout().getTypeAllocSize(byval));
+        lane = copy;
+      }
+    SetT(primal, entry.second);
+  }
 
   removeUnreachableBlocks(out_);
   PromoteLocals();
