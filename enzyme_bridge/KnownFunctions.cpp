@@ -30,7 +30,13 @@ static bool IsInactiveName(StringRef name) {
       "rust_eh_personality", "__rust_alloc_error_handler",
       "NRT_decref", "NRT_incref", "numba_gil_ensure", "numba_gil_release",
       "PyErr_SetString", "PyErr_Clear", "PyGILState_Ensure",
-      "PyGILState_Release"};
+      "PyGILState_Release", "vprintf", "vfprintf", "dprintf", "memcmp",
+      "bcmp", "strchr", "strrchr", "strstr", "strcpy", "strncpy", "strcat",
+      "strdup", "strtod", "__isnan", "__isnanf", "__isinf", "__isinff",
+      "__finite", "__finitef", "__fpclassify", "__fpclassifyf", "__signbit",
+      "__signbitf", "fesetround", "fegetround", "feclearexcept",
+      "fetestexcept", "__errno_location", "getpid", "sysconf",
+      "pthread_self", "omp_get_thread_num", "omp_get_num_threads"};
   if (names.contains(name))
     return true;
   // The CPython API and Numba's exception and GIL helpers: error paths of
