@@ -38,6 +38,7 @@ FunctionType *ForwardDerivativeType(const DiffRequest &r) {
 }
 
 void CopyAbiParamAttrs(CallBase &call, const Function &callee) {
+  call.setCallingConv(callee.getCallingConv());
   static const Attribute::AttrKind kinds[] = {
       Attribute::ByVal,     Attribute::StructRet,   Attribute::ZExt,
       Attribute::SExt,      Attribute::InReg,       Attribute::ByRef,
@@ -63,6 +64,8 @@ absl::StatusOr<Function *> DerivativeCache::Get(const DiffRequest &r) {
   Function *f = Function::Create(ForwardDerivativeType(r),
                                  GlobalValue::InternalLinkage,
                                  r.DerivativeName(), &m_);
+  // Callers are created before the body is cloned: fix the convention now.
+  f->setCallingConv(r.fn->getCallingConv());
   f->addFnAttr(kPrimalAttr, r.fn->getName());
   map_.insert({r, f});
   pending_.push_back(r);

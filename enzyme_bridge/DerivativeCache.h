@@ -30,9 +30,10 @@ namespace autodiff {
 /// of [primal if return_primal] + [`width` tangents if return_tangent].
 llvm::FunctionType *ForwardDerivativeType(const DiffRequest &r);
 
-/// Copies the ABI-relevant parameter attributes of `callee` (byval, sret,
-/// zeroext, signext, inreg, ...) onto `call`: code generation lowers
-/// arguments from the call site's attributes.
+/// Gives `call` the calling convention and the ABI-relevant parameter
+/// attributes of `callee` (byval, sret, zeroext, signext, inreg, ...): code
+/// generation lowers arguments from the call site, and a convention mismatch
+/// is undefined behaviour.
 void CopyAbiParamAttrs(llvm::CallBase &call, const llvm::Function &callee);
 
 class DerivativeCache {

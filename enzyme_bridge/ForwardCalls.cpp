@@ -323,7 +323,6 @@ absl::Status ForwardEmitter::VisitModuleCall(CallBase &call, Function &callee) {
     return absl::OkStatus();
   }
   CallInst *dcall = b_.CreateCall(*df, args);
-  dcall->setCallingConv((*df)->getCallingConv());
   dcall->setDebugLoc(call.getDebugLoc());
   CopyAbiParamAttrs(*dcall, **df);
   ReplaceWithDerivativeResult(call, dcall, r);
