@@ -43,6 +43,20 @@ bool CarriesDerivative(const Type *t) {
   return false;
 }
 
+bool ContainsPointer(const Type *t) {
+  if (t->isPtrOrPtrVectorTy())
+    return true;
+  if (const auto *st = dyn_cast<StructType>(t)) {
+    for (const Type *e : st->elements())
+      if (ContainsPointer(e))
+        return true;
+    return false;
+  }
+  if (const auto *at = dyn_cast<ArrayType>(t))
+    return ContainsPointer(at->getElementType());
+  return false;
+}
+
 /// Integer results that may carry raw bits of active memory.
 static bool MovesRawBits(const Instruction &i) {
   return isa<LoadInst>(i) || isa<PHINode>(i) || isa<SelectInst>(i) ||
@@ -155,8 +169,31 @@ public:
       // data, so it needs a shadow too (to hold the shadow pointers).
       if (const auto *l = dyn_cast<LoadInst>(o))
         VaryMemory(l->getPointerOperand());
+      // A pointer taken out of an aggregate (a call returning {ptr, i64}):
+      // the aggregate carries it.
+      if (const auto *ev = dyn_cast<ExtractValueInst>(o))
+        VaryAggregate(ev->getAggregateOperand());
     }
     Vary(ptr);
+  }
+
+  /// `v` (a pointer or an aggregate holding pointers) points to memory the
+  /// caller treats as active.
+  void VaryAggregate(const Value *v) {
+    if (v->getType()->isPtrOrPtrVectorTy()) {
+      VaryMemory(v);
+      return;
+    }
+    if (const auto *iv = dyn_cast<InsertValueInst>(v)) {
+      VaryAggregate(iv->getInsertedValueOperand());
+      VaryAggregate(iv->getAggregateOperand());
+      return;
+    }
+    if (!CarriesDerivative(v->getType()))
+      return;
+    Vary(v);
+    if (const auto *l = dyn_cast<LoadInst>(v))
+      VaryMemory(l->getPointerOperand());
   }
 
   void SolveVaried() {
@@ -277,6 +314,13 @@ ActivityInfo ActivityInfo::Compute(const Function &f,
               dyn_cast<GlobalVariable>(op->stripPointerCasts()))
         if (gv->getMetadata("enzyme_shadow"))
           s.Vary(gv);
+  // A returned pointer whose shadow the caller asks for points to memory
+  // the caller treats as active.
+  if (active_return && ContainsPointer(f.getReturnType()))
+    for (const Instruction &i : instructions(f))
+      if (const auto *ret = dyn_cast<ReturnInst>(&i))
+        if (ret->getReturnValue())
+          s.VaryAggregate(ret->getReturnValue());
   s.SolveVaried();
   s.SeedUseful(active_return);
   return info;

@@ -27,6 +27,8 @@ namespace autodiff {
 /// True for types that can hold a derivative or a shadow: floating-point
 /// scalars and vectors, pointers, and aggregates containing either.
 bool CarriesDerivative(const llvm::Type *t);
+/// True for pointers and aggregates containing one.
+bool ContainsPointer(const llvm::Type *t);
 
 class ActivityInfo {
 public:

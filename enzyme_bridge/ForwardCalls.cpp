@@ -40,8 +40,16 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
   bool anyActiveArg = false;
   for (Value *a : call.args())
     anyActiveArg |= HasT(a) && CarriesDerivative(a->getType());
-  if (!anyActiveArg)
+  if (!anyActiveArg) {
+    // A function of the module returning memory that receives active data
+    // (an allocation helper such as Rust's box_new_uninit) is
+    // differentiated for the shadow of its result.
+    if (callee && !callee->isDeclaration() &&
+        ContainsPointer(call.getType()) && Active(&call) &&
+        ReturnsFreshMemory(*callee))
+      return VisitModuleCall(call, *callee);
     return absl::OkStatus(); // Copied: nothing active flows in.
+  }
 
   if (callee)
     if (Function *rule = RegisteredForwardRule(*callee))
@@ -214,6 +222,28 @@ absl::Status ForwardEmitter::VisitAllocation(CallBase &call, int kindValue) {
     }
     SetT(&call, lanes);
     return absl::OkStatus();
+  case AllocKind::RustRealloc: {
+    // __rust_realloc(p, old, align, new): grow the shadow the same way and
+    // zero what is new.
+    if (!Active(&call) && !HasT(args[0]))
+      return absl::OkStatus();
+    for (unsigned k = 0; k < width_; ++k) {
+      SmallVector<Value *, 4> sargs(args.begin(), args.end());
+      sargs[0] = TOrZero(args[0], k);
+      CallInst *s = b_.CreateCall(call.getFunctionType(),
+                                  call.getCalledOperand(), sargs,
+                                  call.getName() + "'mi");
+      s->setAttributes(call.getAttributes());
+      Value *grew = b_.CreateICmpUGT(args[3], args[1]);
+      Value *from = b_.CreateSelect(grew, args[1], args[3]);
+      Value *tail = b_.CreateGEP(b_.getInt8Ty(), s, from);
+      b_.CreateMemSet(tail, b_.getInt8(0), b_.CreateSub(args[3], from),
+                      MaybeAlign());
+      lanes.push_back(s);
+    }
+    SetT(&call, lanes);
+    return absl::OkStatus();
+  }
   case AllocKind::Free:
     if (!HasT(args[0]))
       return absl::OkStatus();

@@ -7,6 +7,8 @@
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Instructions.h"
 
 using namespace llvm;
 
@@ -47,6 +49,10 @@ static bool IsInactiveName(StringRef name) {
       name == "numba_fatal_error" || name.starts_with("numba_gil_") ||
       name == "numba_runtime_build_excinfo_struct" ||
       name == "NRT_MemInfo_call_dtor")
+    return true;
+  // Rust's RawVec deallocation when its body is not in the module (rustc
+  // at opt-level 0): the primal buffer is freed; its shadow leaks.
+  if (name.contains("RawVecInner") && name.contains("10deallocate"))
     return true;
   // rustc's panic and formatting entry points (mangled or not).
   if (name.contains("panic") || name.contains("core3fmt") ||
@@ -92,6 +98,83 @@ Function *RegisteredForwardRule(const Function &f) {
     return dyn_cast<Function>(init->getOperand(1)->stripPointerCasts());
   }
   return nullptr;
+}
+
+namespace {
+
+/// Backward walk from a returned value to allocation calls.
+class FreshWalker {
+public:
+  bool Function(const llvm::Function &f, unsigned depth) {
+    if (depth > 4 || f.isDeclaration() || !active_.insert(&f).second)
+      return false;
+    for (const BasicBlock &bb : f)
+      if (const auto *ret = dyn_cast<ReturnInst>(bb.getTerminator()))
+        if (ret->getReturnValue() && Value(ret->getReturnValue(), depth))
+          return true;
+    return false;
+  }
+
+private:
+  bool Value(const llvm::Value *v, unsigned depth) {
+    if (!seen_.insert(v).second)
+      return false;
+    if (const auto *call = dyn_cast<CallBase>(v)) {
+      AllocKind k = ClassifyAllocation(*call);
+      if (k == AllocKind::Malloc || k == AllocKind::Calloc ||
+          k == AllocKind::Realloc || k == AllocKind::RustRealloc)
+        return true;
+      const llvm::Function *callee = CalledFunction(*call);
+      return callee && Function(*callee, depth + 1);
+    }
+    if (const auto *iv = dyn_cast<InsertValueInst>(v))
+      return Value(iv->getInsertedValueOperand(), depth) ||
+             Value(iv->getAggregateOperand(), depth);
+    if (const auto *ev = dyn_cast<ExtractValueInst>(v))
+      return Value(ev->getAggregateOperand(), depth);
+    if (const auto *phi = dyn_cast<PHINode>(v)) {
+      for (const llvm::Value *in : phi->incoming_values())
+        if (Value(in, depth))
+          return true;
+      return false;
+    }
+    if (const auto *sel = dyn_cast<SelectInst>(v))
+      return Value(sel->getTrueValue(), depth) ||
+             Value(sel->getFalseValue(), depth);
+    if (const auto *gep = dyn_cast<GetElementPtrInst>(v))
+      return Value(gep->getPointerOperand(), depth);
+    if (const auto *cast = dyn_cast<CastInst>(v))
+      return Value(cast->getOperand(0), depth);
+    if (const auto *load = dyn_cast<LoadInst>(v)) {
+      // Through a stack slot (unoptimized code): what was stored there.
+      const auto *slot = dyn_cast<AllocaInst>(
+          getUnderlyingObject(load->getPointerOperand()));
+      if (!slot)
+        return false;
+      for (const User *u : slot->users())
+        for (const User *uu : u->users()) {
+          if (const auto *st = dyn_cast<StoreInst>(uu))
+            if (Value(st->getValueOperand(), depth))
+              return true;
+        }
+      for (const User *u : slot->users())
+        if (const auto *st = dyn_cast<StoreInst>(u))
+          if (st->getPointerOperand() == slot &&
+              Value(st->getValueOperand(), depth))
+            return true;
+      return false;
+    }
+    return false;
+  }
+
+  SmallPtrSet<const llvm::Function *, 8> active_;
+  SmallPtrSet<const llvm::Value *, 32> seen_;
+};
+
+} // namespace
+
+bool ReturnsFreshMemory(const Function &f) {
+  return FreshWalker().Function(f, 0);
 }
 
 bool IsInactiveCall(const CallBase &call) {
@@ -145,16 +228,25 @@ AllocKind ClassifyAllocation(const CallBase &call) {
   if (!f)
     return AllocKind::None;
   StringRef n = f->getName();
-  if (n == "malloc" || n == "_Znwm" || n == "_Znam" || n == "__rust_alloc" ||
+  // rustc 1.95 names the allocator shims `_RNv..._7___rustc12___rust_alloc`.
+  if (n.ends_with("__rust_alloc"))
+    return AllocKind::Malloc;
+  if (n.ends_with("__rust_alloc_zeroed"))
+    return AllocKind::Calloc;
+  if (n.ends_with("__rust_dealloc"))
+    return AllocKind::Free;
+  if (n.ends_with("__rust_realloc"))
+    return AllocKind::RustRealloc;
+  if (n == "malloc" || n == "_Znwm" || n == "_Znam" ||
       n == "_ZnwmSt11align_val_t" || n == "aligned_alloc" ||
       n == "NRT_Allocate")
     return n == "aligned_alloc" ? AllocKind::None : AllocKind::Malloc;
-  if (n == "calloc" || n == "__rust_alloc_zeroed")
+  if (n == "calloc")
     return AllocKind::Calloc;
   if (n == "realloc")
     return AllocKind::Realloc;
   if (n == "free" || n == "_ZdlPv" || n == "_ZdaPv" || n == "_ZdlPvm" ||
-      n == "__rust_dealloc" || n == "NRT_Free")
+      n == "NRT_Free")
     return AllocKind::Free;
   return AllocKind::None;
 }

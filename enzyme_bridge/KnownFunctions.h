@@ -29,6 +29,7 @@ enum class AllocKind {
   Malloc,  ///< malloc(n), _Znwm(n), __rust_alloc(n, align): size is arg 0.
   Calloc,  ///< calloc(n, m), __rust_alloc_zeroed: zeroed.
   Realloc, ///< realloc(p, n).
+  RustRealloc, ///< __rust_realloc(p, old_size, align, new_size).
   Free,    ///< free(p), _ZdlPv(p), __rust_dealloc(p, ...): pointer is arg 0.
 };
 
@@ -38,6 +39,11 @@ AllocKind ClassifyAllocation(const llvm::CallBase &call);
 /// The forward rule registered for `f` with
 /// `void *__enzyme_register_derivative_NAME[2] = {f, fwd}`, if any.
 llvm::Function *RegisteredForwardRule(const llvm::Function &f);
+
+/// Whether `f` returns (possibly inside an aggregate) memory it allocated,
+/// directly or through helpers a few calls deep: Rust's box_new_uninit and
+/// similar allocation wrappers.
+bool ReturnsFreshMemory(const llvm::Function &f);
 
 /// The called function when the callee is a function behind casts, else null.
 llvm::Function *CalledFunction(const llvm::CallBase &call);
