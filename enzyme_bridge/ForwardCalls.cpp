@@ -58,6 +58,9 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
     SmallVector<Value *, 3> ops(call.args());
     return ApplyRule(call, ops);
   }
+  if (callee && callee->isDeclaration() &&
+      VisitOutputPointerMath(call, callee->getName()))
+    return absl::OkStatus();
   if (isa<InvokeInst>(call) && !(callee && !callee->isDeclaration()))
     return ErrorAt(absl::StatusCode::kUnimplemented, call,
                    "differentiating an `invoke` of a function without a body "
@@ -66,6 +69,12 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
     return VisitModuleCall(call, *callee);
   if (!callee && !call.isInlineAsm())
     return VisitIndirectCall(call);
+  // An integer result of a declared function taking only scalars (lround,
+  // ilogb): nothing carries a derivative out.
+  if (callee && call.getType()->isIntOrIntVectorTy() &&
+      none_of(call.args(),
+              [](Value *a) { return ContainsPointer(a->getType()); }))
+    return absl::OkStatus();
   std::string name = callee ? callee->getName().str() : "inline assembly";
   return ErrorAt(absl::StatusCode::kUnimplemented, call,
                  "no derivative rule for call to `" + name +
@@ -168,13 +177,48 @@ absl::Status ForwardEmitter::VisitIntrinsic(CallBase &call, Function &callee) {
     SetT(&call, lanes);
     return absl::OkStatus();
   }
+  case Intrinsic::modf:
+  case Intrinsic::frexp:
+  case Intrinsic::sincos: {
+    // {fraction, integral part}: (t, 0). {mantissa, exponent}:
+    // (t * 2^-e, -). {sin, cos}: (cos * t, -sin * t).
+    Lanes lanes;
+    for (unsigned k = 0; k < width_; ++k) {
+      Value *t = TOrZero(args[0], k);
+      Value *first, *second = nullptr;
+      if (id == Intrinsic::modf) {
+        first = t;
+        second = ConstantFP::get(t->getType(), 0.0);
+      } else if (id == Intrinsic::frexp) {
+        Value *e = b_.CreateExtractValue(&call, {1});
+        first = b_.CreateCall(Intrinsic::getOrInsertDeclaration(
+                                  call.getModule(), Intrinsic::ldexp,
+                                  {t->getType(), e->getType()}),
+                              {t, b_.CreateNeg(e)});
+      } else {
+        Value *sn = b_.CreateExtractValue(&call, {0});
+        Value *cs = b_.CreateExtractValue(&call, {1});
+        first = b_.CreateFMul(cs, t);
+        second = b_.CreateFNeg(b_.CreateFMul(sn, t));
+      }
+      Value *agg = Constant::getNullValue(call.getType());
+      agg = b_.CreateInsertValue(agg, first, {0});
+      if (second)
+        agg = b_.CreateInsertValue(agg, second, {1});
+      lanes.push_back(agg);
+    }
+    SetT(&call, lanes);
+    return absl::OkStatus();
+  }
   default:
     break;
   }
   if (FindRule(call))
     return ApplyRule(call, args);
+  // An integer result from scalars (lrint, lround, is.fpclass): nothing
+  // carries a derivative out.
   if (!CarriesDerivative(call.getType()) &&
-      none_of(args, [](Value *a) { return CarriesDerivative(a->getType()); }))
+      none_of(args, [](Value *a) { return ContainsPointer(a->getType()); }))
     return absl::OkStatus();
   return ErrorAt(absl::StatusCode::kUnimplemented, call,
                  "no derivative rule for intrinsic `" +
@@ -426,6 +470,48 @@ absl::Status ForwardEmitter::VisitCustomRule(CallBase &call, Function &rule) {
     SetT(&call, lanes);
   }
   return absl::OkStatus();
+}
+
+bool ForwardEmitter::VisitOutputPointerMath(CallBase &call, StringRef name) {
+  StringRef base = name;
+  if (base.ends_with("f") || base.ends_with("l"))
+    base = base.drop_back();
+  bool isFrexp = base == "frexp", isModf = base == "modf",
+       isSincos = base == "sincos";
+  if (!isFrexp && !isModf && !isSincos)
+    return false;
+  unsigned want = isSincos ? 3 : 2;
+  Value *x = call.getArgOperand(0);
+  if (call.arg_size() != want || !x->getType()->isFloatingPointTy())
+    return false;
+  Type *fp = x->getType();
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k) {
+    Value *t = TOrZero(x, k);
+    if (isFrexp) {
+      // m = x * 2^-e: dm = dx * 2^-e, with e read back after the call.
+      Value *e = b_.CreateLoad(b_.getInt32Ty(), call.getArgOperand(1));
+      lanes.push_back(b_.CreateCall(
+          Intrinsic::getOrInsertDeclaration(call.getModule(), Intrinsic::ldexp,
+                                            {fp, e->getType()}),
+          {t, b_.CreateNeg(e)}));
+    } else if (isModf) {
+      // The fraction moves with x; the integral part is locally constant.
+      if (Value *sp = T(call.getArgOperand(1), k))
+        b_.CreateStore(ConstantFP::get(fp, 0.0), sp);
+      lanes.push_back(t);
+    } else {
+      Value *sv = b_.CreateLoad(fp, call.getArgOperand(1));
+      Value *cv = b_.CreateLoad(fp, call.getArgOperand(2));
+      if (Value *ss = T(call.getArgOperand(1), k))
+        b_.CreateStore(b_.CreateFMul(cv, t), ss);
+      if (Value *cs = T(call.getArgOperand(2), k))
+        b_.CreateStore(b_.CreateFNeg(b_.CreateFMul(sv, t)), cs);
+    }
+  }
+  if (!isSincos)
+    SetT(&call, lanes);
+  return true;
 }
 
 /// Calls through a function pointer: compare the pointer with every

@@ -97,6 +97,9 @@ private:
   absl::Status VisitModuleCall(llvm::CallBase &call, llvm::Function &callee);
   absl::Status VisitIndirectCall(llvm::CallBase &call);
   absl::Status VisitCustomRule(llvm::CallBase &call, llvm::Function &rule);
+  /// libm functions with output pointers (frexp, modf, sincos); false if
+  /// `call` is none of them.
+  bool VisitOutputPointerMath(llvm::CallBase &call, llvm::StringRef name);
   /// The request for differentiating `call` (same callee type and width).
   DiffRequest CalleeRequest(llvm::CallBase &call, llvm::Function &callee);
   /// Operands for a derivative of `call` under `req`.

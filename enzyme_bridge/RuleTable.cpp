@@ -239,6 +239,9 @@ std::vector<DerivativeRule> BuildTable() {
   t.Intrinsic("llvm.minnum", Min);
   t.Intrinsic("llvm.minimum", Min);
   t.Intrinsic("llvm.minimumnum", Min);
+  // fdim(x, y) = max(x - y, 0).
+  t.Libm("fdim", {Select(RuleCmp::GT, X, Y, C(1), C(0)),
+                  Select(RuleCmp::GT, X, Y, C(-1), C(0))});
   t.Libm("fmin", Min);
   t.Intrinsic("llvm.maxnum", Max);
   t.Intrinsic("llvm.maximum", Max);

@@ -183,6 +183,9 @@ const std::vector<Primal> &Primals() {
       {{"llvm.maxnum", "llvm.maximum", "llvm.maximumnum", "fmax"},
        Binary([](double x, double y) { return std::fmax(x, y); }),
        {{1.3, 2.1}, {2.1, 1.3}, {-0.5, -0.4}}},
+      {{"fdim"},
+       Binary([](double x, double y) { return std::fdim(x, y); }),
+       {{1.3, 2.1}, {2.1, 1.3}, {-0.5, -0.9}}},
       // Rounding.
       {{"llvm.floor", "floor"},
        Unary([](double x) { return std::floor(x); }),
