@@ -59,6 +59,10 @@ bool ContainsPointer(const Type *t) {
 
 /// Integer results that may carry raw bits of active memory.
 static bool MovesRawBits(const Instruction &i) {
+  // Sign-bit operations (fabs, fneg, copysign written on the bits).
+  if (i.getOpcode() == Instruction::And || i.getOpcode() == Instruction::Or ||
+      i.getOpcode() == Instruction::Xor)
+    return true;
   return isa<LoadInst>(i) || isa<PHINode>(i) || isa<SelectInst>(i) ||
          isa<PtrToIntInst>(i) || isa<BitCastInst>(i) ||
          isa<ExtractValueInst>(i) || isa<ExtractElementInst>(i) ||

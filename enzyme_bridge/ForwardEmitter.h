@@ -44,6 +44,7 @@ public:
   absl::Status visitCastInst(llvm::CastInst &i);
   absl::Status visitUnaryOperator(llvm::UnaryOperator &i);
   absl::Status visitBinaryOperator(llvm::BinaryOperator &i);
+  absl::Status VisitSignBitOp(llvm::BinaryOperator &i);
   absl::Status visitSelectInst(llvm::SelectInst &i);
   absl::Status visitPHINode(llvm::PHINode &) { return absl::OkStatus(); }
   absl::Status visitExtractValueInst(llvm::ExtractValueInst &i);

@@ -27,12 +27,14 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 using namespace llvm;
+using namespace llvm::PatternMatch;
 
 namespace autodiff {
 
@@ -474,7 +476,44 @@ absl::Status ForwardEmitter::visitUnaryOperator(UnaryOperator &i) {
   return ApplyRule(i, ops);
 }
 
+/// Sign-bit operations on the raw bits of a float (code that reads a double
+/// through a union or an integer copy): and with ~sign is fabs, xor with the
+/// sign is fneg, or with the sign is -fabs, and or with another value's
+/// sign is copysign. Their tangents are the same bit operations on the
+/// tangent's bits. Other integer operations carry no derivative.
+absl::Status ForwardEmitter::VisitSignBitOp(BinaryOperator &i) {
+  auto *ty = dyn_cast<IntegerType>(i.getType());
+  if (!ty || (ty->getBitWidth() != 64 && ty->getBitWidth() != 32) ||
+      !Active(&i))
+    return absl::OkStatus();
+  Value *a = i.getOperand(0), *c = i.getOperand(1);
+  if (!HasT(a) && HasT(c))
+    std::swap(a, c);
+  if (!HasT(a) || HasT(c))
+    return absl::OkStatus();
+  APInt sign = APInt::getSignMask(ty->getBitWidth());
+  const APInt *k = nullptr;
+  bool isConst = match(c, m_APInt(k));
+  Value *signOfA = nullptr;
+  if (isConst && i.getOpcode() == Instruction::And && *k == ~sign)
+    signOfA = b_.CreateAnd(a, ConstantInt::get(ty, sign)); // fabs
+  else if (isConst && i.getOpcode() == Instruction::Xor && *k == sign)
+    signOfA = ConstantInt::get(ty, sign); // fneg
+  else if (isConst && i.getOpcode() == Instruction::Or && *k == sign)
+    signOfA = b_.CreateXor(b_.CreateAnd(a, ConstantInt::get(ty, sign)),
+                           ConstantInt::get(ty, sign)); // -fabs
+  else if (!isConst && i.getOpcode() == Instruction::Or &&
+           match(c, m_And(m_Value(), m_SpecificInt(sign))))
+    signOfA = c; // copysign(|a|, b): the tangent takes b's sign
+  else
+    return absl::OkStatus();
+  SetLanes(&i, [&](unsigned k) { return b_.CreateXor(T(a, k), signOfA); });
+  return absl::OkStatus();
+}
+
 absl::Status ForwardEmitter::visitBinaryOperator(BinaryOperator &i) {
+  if (i.getType()->isIntOrIntVectorTy())
+    return VisitSignBitOp(i);
   if (!i.getType()->isFPOrFPVectorTy() || !Active(&i))
     return absl::OkStatus();
   SmallVector<Value *, 2> ops(i.operands());
