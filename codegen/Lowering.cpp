@@ -322,20 +322,79 @@ struct PreparedTarget {
   llvm::DebugLoc dbg;
 };
 
+/// The type a C compiler returns `t` as (x86-64 System V), for results of at
+/// most 16 bytes: each eightbyte holding floating-point values only becomes
+/// one register value, so two floats share one `<2 x float>`. Null when `t`
+/// needs no change.
+/// Appends the scalar leaves of `t` at byte `offset` to `out`; false if one
+/// is not float or double.
+bool FloatLeaves(llvm::Type *t, uint64_t offset, const llvm::DataLayout &dl,
+                 std::vector<std::pair<uint64_t, llvm::Type *>> &out) {
+  if (auto *st = llvm::dyn_cast<llvm::StructType>(t)) {
+    const llvm::StructLayout *sl = dl.getStructLayout(st);
+    for (unsigned i = 0; i < st->getNumElements(); ++i)
+      if (!FloatLeaves(st->getElementType(i),
+                       offset + sl->getElementOffset(i), dl, out))
+        return false;
+    return true;
+  }
+  if (auto *at = llvm::dyn_cast<llvm::ArrayType>(t)) {
+    uint64_t size = dl.getTypeAllocSize(at->getElementType());
+    for (uint64_t i = 0; i < at->getNumElements(); ++i)
+      if (!FloatLeaves(at->getElementType(), offset + i * size, dl, out))
+        return false;
+    return true;
+  }
+  if (!t->isFloatTy() && !t->isDoubleTy())
+    return false;
+  out.push_back({offset, t});
+  return true;
+}
+
+llvm::Type *CAbiSmallReturnType(llvm::Type *t, const llvm::DataLayout &dl) {
+  if (!t->isAggregateType() || dl.getTypeAllocSize(t) > 16)
+    return nullptr;
+  std::vector<std::pair<uint64_t, llvm::Type *>> leaves;
+  if (!FloatLeaves(t, 0, dl, leaves))
+    return nullptr;
+  std::vector<llvm::Type *> groups[2];
+  for (const auto &[offset, type] : leaves)
+    groups[offset / 8].push_back(type);
+  std::vector<llvm::Type *> regs;
+  bool changed = false;
+  for (const std::vector<llvm::Type *> &g : groups) {
+    if (g.empty())
+      continue;
+    if (g.size() == 1) {
+      regs.push_back(g[0]);
+    } else {
+      regs.push_back(llvm::FixedVectorType::get(g[0], g.size()));
+      changed = true;
+    }
+  }
+  if (!changed)
+    return nullptr;
+  return regs.size() == 1 ? regs[0]
+                          : llvm::StructType::get(t->getContext(), regs);
+}
+
 PreparedTarget CreateTarget(llvm::Module &m, const llvm::Function &src,
                             const LoweringPlan &plan, const TargetShape &shape,
                             const std::string &name) {
-  // Results of more than two eightbytes go through an sret pointer, as the
-  // C ABI returns them, so that C and Rust hosts can call the target.
+  // Results of more than two eightbytes go through an sret pointer, and two
+  // floats in one eightbyte share a register, as the C ABI returns them, so
+  // that C and Rust hosts can call the target.
   const llvm::DataLayout &dl = m.getDataLayout();
   bool sret = !shape.result->isVoidTy() &&
               dl.getTypeAllocSize(shape.result) > 16;
   std::vector<llvm::Type *> params = shape.params;
   if (sret)
     params.insert(params.begin(), llvm::PointerType::get(m.getContext(), 0));
+  llvm::Type *coerced = sret ? nullptr : CAbiSmallReturnType(shape.result, dl);
   auto *fty = llvm::FunctionType::get(
-      sret ? llvm::Type::getVoidTy(m.getContext()) : shape.result, params,
-      false);
+      sret ? llvm::Type::getVoidTy(m.getContext())
+           : coerced ? coerced : shape.result,
+      params, false);
   PreparedTarget t;
   t.fn =
       llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, name, m);
@@ -349,9 +408,10 @@ PreparedTarget CreateTarget(llvm::Module &m, const llvm::Function &src,
   for (size_t i = 0; i < plan.target_params.size(); ++i)
     t.fn->getArg(i + t.first_param)->setName(plan.target_params[i].name);
   CopyCodegenAttributes(src, *t.fn);
-  t.ret = sret ? ReturnKind::Sret
-               : shape.result->isVoidTy() ? ReturnKind::Void
-                                          : ReturnKind::Direct;
+  t.ret = sret                      ? ReturnKind::Sret
+          : coerced                 ? ReturnKind::Coerce
+          : shape.result->isVoidTy() ? ReturnKind::Void
+                                     : ReturnKind::Direct;
   return t;
 }
 

@@ -31,7 +31,7 @@ define float @g(float %a, float %b) {
 
 ; ActiveOnly: no primal, so the gradients alone come back.
 ; CHECK:       declare { float, float } @__enzyme_autodiff_d_g(...) #[[NOINLINE]]
-; CHECK-LABEL: define { float, float } @d_g(float %a, float %b, float %dret) {
+; CHECK-LABEL: define <2 x float> @d_g(float %a, float %b, float %dret) {
 ; CHECK:         call { float, float } (...) @__enzyme_autodiff_d_g(ptr @g, ptr @enzyme_seed, float %dret, ptr @enzyme_out, float %a, ptr @enzyme_out, float %b)
 
 ; CHECK:       attributes #[[NOINLINE]] = { noinline }

@@ -13,10 +13,14 @@ define float @f(ptr %p, float %a, i32 %n) #0 {
   ret float %m
 }
 
-; CHECK:       define { float, float } @d_f(ptr %p, ptr %dp, float %a, i32 %n, float %dret) #[[ATTRS:[0-9]+]] {
+; Two floats come back packed in one register, as C returns them.
+; CHECK:       define <2 x float> @d_f(ptr %p, ptr %dp, float %a, i32 %n, float %dret) #[[ATTRS:[0-9]+]] {
 ; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %coerce = alloca { float, float }, align 8
 ; CHECK-NEXT:    [[R:%.*]] = call { float, float } (...) @__enzyme_autodiff_d_f(ptr @f, ptr @enzyme_primal_return, ptr @enzyme_seed, float %dret, ptr @enzyme_dup, ptr %p, ptr %dp, ptr @enzyme_out, float %a, ptr @enzyme_const, i32 %n)
-; CHECK-NEXT:    ret { float, float } [[R]]
+; CHECK-NEXT:    store { float, float } [[R]], ptr %coerce, align 8
+; CHECK-NEXT:    [[V:%.*]] = load <2 x float>, ptr %coerce, align 8
+; CHECK-NEXT:    ret <2 x float> [[V]]
 ; CHECK-NEXT:  }
 ; CHECK: attributes #[[ATTRS]] = { uwtable "frame-pointer"="all" "target-cpu"="x86-64" "target-features"="+sse2" }
 

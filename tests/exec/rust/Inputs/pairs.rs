@@ -18,3 +18,14 @@ pub fn moments(x: &[f64]) -> (f64, f64) {
     }
     (s, q)
 }
+
+// f32 results: C returns two floats packed in one register.
+#[no_mangle]
+pub fn sq32(x: f32) -> f32 {
+    x * x
+}
+
+#[no_mangle]
+pub fn pair32(x: f32, y: f32) -> (f32, f32) {
+    (x * y, x + y * y)
+}

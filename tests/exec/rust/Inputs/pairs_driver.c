@@ -14,6 +14,11 @@ pair polar(double r, double t);
 pair moments(const double *x, size_t n);
 dpair d_polar(double r, double dr, double t, double dt);
 dpair d_moments(const double *x, size_t n, const double *dx, size_t dn);
+typedef struct { float primal, tangent; } dual32;
+typedef struct { float a, b; } pair32f;
+typedef struct { pair32f primal, tangent; } dpair32;
+dual32 d_sq32(float x, float dx);
+dpair32 d_pair32(float x, float dx, float y, float dy);
 
 int main(int argc, char **argv) {
   double x[4] = {1.5, -2.0, 0.25, 3.0}, dx[4] = {0.5, -1.0, 2.0, 0.125};
@@ -43,5 +48,14 @@ int main(int argc, char **argv) {
   CHECK_CLOSE(mp.b, m.primal.b);
   CHECK_CLOSE(ds, m.tangent.a);
   CHECK_CLOSE(dq, m.tangent.b);
+
+  dual32 s32 = d_sq32(3.0f, 1.5f);
+  CHECK_CLOSE(9.0, s32.primal);
+  CHECK_CLOSE(9.0, s32.tangent);
+  dpair32 p32 = d_pair32(2.0f, 1.0f, 5.0f, 0.5f);
+  CHECK_CLOSE(10.0, p32.primal.a);
+  CHECK_CLOSE(27.0, p32.primal.b);
+  CHECK_CLOSE(1.0 * 5.0 + 2.0 * 0.5, p32.tangent.a);
+  CHECK_CLOSE(1.0 + 2 * 5.0 * 0.5, p32.tangent.b);
   return fd_report();
 }
