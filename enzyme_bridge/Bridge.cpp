@@ -122,7 +122,38 @@ absl::Status ReplaceRequestCall(const RequestCall &rc, Function &df) {
   IRBuilder<> b(&call);
   SmallVector<Value *, 8> args;
   FunctionType *fty = r.fn->getFunctionType();
-  for (unsigned i = 0; i < r.args.size(); ++i) {
+  unsigned first = 0;
+  if (rc.implicit_sret) {
+    // f's result buffer: the primal goes to the first half of the call's
+    // result with enzyme_primal_return (else to a scratch slot), the tangent
+    // to the rest.
+    Type *st = r.fn->getParamStructRetType(0);
+    const DataLayout &dl = call.getModule()->getDataLayout();
+    uint64_t size = dl.getTypeAllocSize(st);
+    uint64_t have = dl.getTypeAllocSize(rc.result_type);
+    bool withPrimal = rc.implicit_sret_primal;
+    if (have != (withPrimal ? 2 : 1) * size)
+      return ErrorAt(absl::StatusCode::kInvalidArgument, call,
+                     "the call's result (" + TypeName(rc.result_type) +
+                         ") does not hold " +
+                         (withPrimal ? "the primal and the tangent of "
+                                          : "the tangent of ") +
+                         TypeName(st) + " returned by `" +
+                         r.fn->getName().str() + "`");
+    Value *primal;
+    if (withPrimal) {
+      primal = rc.sret;
+    } else {
+      IRBuilder<> eb(&*call.getFunction()->getEntryBlock().getFirstInsertionPt());
+      primal = eb.CreateAlloca(st, nullptr, "sret.primal");
+    }
+    args.push_back(primal);
+    args.push_back(withPrimal
+                       ? b.CreateConstGEP1_64(b.getInt8Ty(), rc.sret, size)
+                       : rc.sret);
+    first = 1;
+  }
+  for (unsigned i = first; i < r.args.size(); ++i) {
     Type *pt = fty->getParamType(i);
     AD_ASSIGN_OR_RETURN(Value * p, Coerce(b, rc.primals[i], pt, rc, i));
     args.push_back(p);
@@ -137,7 +168,7 @@ absl::Status ReplaceRequestCall(const RequestCall &rc, Function &df) {
   // uses may have any declared type (C code often declares one
   // `double __enzyme_fwddiff(void *, ...)` for every call).
   Type *want = rc.result_type;
-  if (!rc.sret && call.use_empty())
+  if ((!rc.sret && call.use_empty()) || rc.implicit_sret)
     want = Type::getVoidTy(call.getContext());
   Type *have = df.getReturnType();
   SmallVector<Type *, 8> wantLeaves, haveLeaves;

@@ -172,6 +172,15 @@ absl::StatusOr<RequestCall> ParseRequestCall(CallBase &call) {
   rc.request.args.resize(nparams, ArgActivity::Const);
 
   unsigned param = 0;
+  // `V3 r = __enzyme_fwddiff(f, ...)` where f itself returns V3 through sret:
+  // f's sret parameter is not among the operands (a call that passes the
+  // buffer explicitly returns void); it becomes a dup parameter whose
+  // shadow is the call's own result.
+  if (rc.sret && nparams > 0 && fn->hasParamAttribute(0, Attribute::StructRet)) {
+    rc.implicit_sret = true;
+    rc.request.args[0] = ArgActivity::Dup;
+    param = 1;
+  }
   while (!r.AtEnd()) {
     Value *v = r.Next();
     std::optional<std::string> marker = MarkerName(v);
@@ -274,12 +283,19 @@ absl::StatusOr<RequestCall> ParseRequestCall(CallBase &call) {
                    std::to_string(nparams) + " parameters, the call passes " +
                    std::to_string(param));
   rc.request.width = width;
+  if (rc.implicit_sret && width != 1)
+    return r.Error("a function returning through sret (`" +
+                   fn->getName().str() +
+                   "`) with an implicit result buffer supports width 1 only; "
+                   "pass the result buffer and its shadows explicitly");
   Type *retTy = fty->getReturnType();
   bool differentiableRet = !retTy->isVoidTy() && !retTy->isIntOrIntVectorTy();
   rc.request.return_tangent =
       *mode == Mode::Forward && differentiableRet && !constReturn && !noReturn;
   if (noReturn)
     rc.request.return_primal = false;
+  if (rc.implicit_sret)
+    rc.implicit_sret_primal = rc.request.return_primal;
   if (retTy->isVoidTy())
     rc.request.return_primal = false;
   return rc;

@@ -43,6 +43,12 @@ struct RequestCall {
   llvm::Value *seed = nullptr;
   /// The result goes through this sret pointer instead of the return.
   llvm::Value *sret = nullptr;
+  /// The differentiated function returns through an sret parameter (its
+  /// parameter 0) that the call does not pass: the call's own result holds
+  /// the tangent (after the primal, with enzyme_primal_return).
+  bool implicit_sret = false;
+  /// With implicit_sret: enzyme_primal_return was given.
+  bool implicit_sret_primal = false;
   /// What the call site expects back (the sret type, or the call's type).
   llvm::Type *result_type = nullptr;
 };
