@@ -295,7 +295,12 @@ absl::Status ForwardEmitter::VisitAllocation(CallBase &call, int kindValue) {
       if (!T(args[0], k))
         continue;
       SmallVector<Value *, 3> sargs(args.begin(), args.end());
-      sargs[0] = T(args[0], k);
+      // A shadow in the zero arena (of constant memory) is not freed.
+      Value *sp = T(args[0], k);
+      sargs[0] = b_.CreateSelect(InZeroArena(sp),
+                                 ConstantPointerNull::get(
+                                     cast<PointerType>(sp->getType())),
+                                 sp);
       b_.CreateCall(call.getFunctionType(), call.getCalledOperand(), sargs);
     }
     return absl::OkStatus();

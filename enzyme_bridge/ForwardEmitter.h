@@ -76,6 +76,12 @@ private:
   llvm::Value *T(llvm::Value *v, unsigned lane);
   llvm::Value *TOrZero(llvm::Value *v, unsigned lane);
   bool HasT(llvm::Value *v);
+  /// The shadow of a constant value of type `t` where one must be
+  /// materialized: zero, with pointers (also inside aggregates) into the
+  /// read-only zero arena, so tangent loads through them read zero.
+  llvm::Value *ZeroShadow(llvm::Type *t);
+  /// Whether `shadow` points into the zero arena (an i1 computed at `b_`).
+  llvm::Value *InZeroArena(llvm::Value *shadow);
   void SetT(llvm::Value *v, Lanes lanes);
   /// Records lane k's tangent of `v` as make(k), for every lane.
   void SetLanes(llvm::Value *v,
@@ -118,6 +124,7 @@ private:
   llvm::IRBuilder<> b_;
   std::optional<ActivityInfo> activity_;
   llvm::DenseMap<llvm::Value *, Lanes> tangents_;
+  llvm::DenseMap<llvm::Type *, llvm::Value *> zero_shadows_;
   llvm::SmallVector<std::pair<llvm::PHINode *, Lanes>, 16> phis_;
   llvm::SmallVector<llvm::ReturnInst *, 4> returns_;
   llvm::SmallVector<llvm::Instruction *, 8> erase_;

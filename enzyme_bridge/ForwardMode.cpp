@@ -63,7 +63,128 @@ Value *ForwardEmitter::T(Value *v, unsigned lane) {
 Value *ForwardEmitter::TOrZero(Value *v, unsigned lane) {
   if (Value *t = T(v, lane))
     return t;
-  return Constant::getNullValue(v->getType());
+  if (isa<ConstantPointerNull>(v) || isa<UndefValue>(v))
+    return Constant::getNullValue(v->getType());
+  return ZeroShadow(v->getType());
+}
+
+//===----------------------------------------------------------------------===//
+// The zero arena
+//
+// A constant pointer can end up next to active data (Rust's iterator
+// structs hold a constant slice's pointers beside an active closure). Its
+// shadow must exist there, and tangent loads through it must read zero:
+// it points into the middle of a large read-only mapping of zero pages,
+// made once per process, so any offset within +-512 MiB reads zero, and a
+// write (which would mean the memory was not constant after all) faults
+// instead of giving a wrong derivative.
+//===----------------------------------------------------------------------===//
+
+static constexpr uint64_t kZeroArenaSize = uint64_t(1) << 30;
+
+static GlobalVariable *ZeroArenaGlobal(Module &m) {
+  const char *name = "__autodiff_zero_arena";
+  if (GlobalVariable *gv = m.getNamedGlobal(name))
+    return gv;
+  auto *ptrTy = PointerType::get(m.getContext(), 0);
+  auto *gv = new GlobalVariable(m, ptrTy, false, GlobalValue::LinkOnceODRLinkage,
+                                ConstantPointerNull::get(ptrTy), name);
+  gv->setVisibility(GlobalValue::HiddenVisibility);
+  return gv;
+}
+
+/// `ptr __autodiff_zero_shadow()`: the middle of the arena (null if it
+/// cannot be mapped).
+static Function *ZeroShadowHelper(Module &m) {
+  const char *name = "__autodiff_zero_shadow";
+  if (Function *f = m.getFunction(name))
+    return f;
+  LLVMContext &ctx = m.getContext();
+  auto *ptrTy = PointerType::get(ctx, 0);
+  auto *i32 = Type::getInt32Ty(ctx);
+  auto *i64 = Type::getInt64Ty(ctx);
+  Function *f = Function::Create(FunctionType::get(ptrTy, false),
+                                 GlobalValue::LinkOnceODRLinkage, name, &m);
+  f->setVisibility(GlobalValue::HiddenVisibility);
+  f->addFnAttr(Attribute::NoUnwind);
+  GlobalVariable *arena = ZeroArenaGlobal(m);
+  FunctionCallee mmap = m.getOrInsertFunction(
+      "mmap", FunctionType::get(ptrTy, {ptrTy, i64, i32, i32, i32, i64}, false));
+  BasicBlock *entry = BasicBlock::Create(ctx, "entry", f);
+  BasicBlock *map = BasicBlock::Create(ctx, "map", f);
+  BasicBlock *done = BasicBlock::Create(ctx, "done", f);
+  IRBuilder<> b(entry);
+  Value *cur = b.CreateLoad(ptrTy, arena);
+  b.CreateCondBr(b.CreateIsNull(cur), map, done);
+  b.SetInsertPoint(map);
+  // PROT_READ; MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE (Linux).
+  Value *mem = b.CreateCall(mmap, {ConstantPointerNull::get(ptrTy),
+                                   ConstantInt::get(i64, kZeroArenaSize),
+                                   ConstantInt::get(i32, 1),
+                                   ConstantInt::get(i32, 0x4022),
+                                   ConstantInt::get(i32, -1),
+                                   ConstantInt::get(i64, 0)});
+  Value *failed = b.CreateICmpEQ(
+      mem, b.CreateIntToPtr(ConstantInt::get(i64, -1), ptrTy));
+  Value *got = b.CreateSelect(failed, ConstantPointerNull::get(ptrTy), mem);
+  b.CreateStore(got, arena);
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+  PHINode *base = b.CreatePHI(ptrTy, 2);
+  base->addIncoming(cur, entry);
+  base->addIncoming(got, map);
+  Value *mid = b.CreateGEP(b.getInt8Ty(), base,
+                           ConstantInt::get(i64, kZeroArenaSize / 2));
+  b.CreateRet(b.CreateSelect(b.CreateIsNull(base),
+                             ConstantPointerNull::get(ptrTy), mid));
+  return f;
+}
+
+Value *ForwardEmitter::ZeroShadow(Type *t) {
+  if (!ContainsPointer(t) || t->isVectorTy())
+    return Constant::getNullValue(t);
+  auto it = zero_shadows_.find(t);
+  if (it != zero_shadows_.end())
+    return it->second;
+  // Made once, at the top of the function, so it dominates every use.
+  IRBuilder<> eb(&*out_.getEntryBlock().getFirstInsertionPt());
+  Value *v;
+  if (t->isPointerTy()) {
+    v = eb.CreateCall(ZeroShadowHelper(*out_.getParent()), {}, "zero.shadow");
+  } else {
+    v = Constant::getNullValue(t);
+    auto Fill = [&](auto &self, Value *agg, Type *ty,
+                    SmallVector<unsigned, 4> &path) -> Value * {
+      if (ty->isPointerTy())
+        return eb.CreateInsertValue(agg, ZeroShadow(ty), path);
+      if (auto *st = dyn_cast<StructType>(ty))
+        for (unsigned i = 0; i < st->getNumElements(); ++i) {
+          path.push_back(i);
+          agg = self(self, agg, st->getElementType(i), path);
+          path.pop_back();
+        }
+      else if (auto *at = dyn_cast<ArrayType>(ty))
+        for (unsigned i = 0; i < at->getNumElements(); ++i) {
+          path.push_back(i);
+          agg = self(self, agg, at->getElementType(), path);
+          path.pop_back();
+        }
+      return agg;
+    };
+    SmallVector<unsigned, 4> path;
+    v = Fill(Fill, v, t, path);
+  }
+  zero_shadows_[t] = v;
+  return v;
+}
+
+Value *ForwardEmitter::InZeroArena(Value *shadow) {
+  Module &m = *out_.getParent();
+  Value *base = b_.CreateLoad(b_.getPtrTy(), ZeroArenaGlobal(m));
+  Value *off = b_.CreateSub(b_.CreatePtrToInt(shadow, b_.getInt64Ty()),
+                            b_.CreatePtrToInt(base, b_.getInt64Ty()));
+  return b_.CreateAnd(b_.CreateIsNotNull(base),
+                      b_.CreateICmpULT(off, b_.getInt64(kZeroArenaSize)));
 }
 
 bool ForwardEmitter::HasT(Value *v) {
