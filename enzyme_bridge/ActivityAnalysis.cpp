@@ -235,7 +235,7 @@ public:
       if (isa<MemSetInst>(call))
         return;
       AllocKind ak = ClassifyAllocation(*call);
-      if (ak == AllocKind::Free)
+      if (ak == AllocKind::Free || ak == AllocKind::RefCount)
         return;
       // The callee may store active data through pointers it gets.
       for (const Use &a : call->args())

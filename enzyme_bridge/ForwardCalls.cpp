@@ -288,6 +288,35 @@ absl::Status ForwardEmitter::VisitAllocation(CallBase &call, int kindValue) {
     SetT(&call, lanes);
     return absl::OkStatus();
   }
+  case AllocKind::NumbaMemInfo: {
+    // The shadow is a MemInfo of its own; its data buffer starts zeroed.
+    if (!Active(&call))
+      return absl::OkStatus();
+    const DataLayout &dl = out_.getDataLayout();
+    for (unsigned k = 0; k < width_; ++k) {
+      CallInst *s = b_.CreateCall(call.getFunctionType(),
+                                  call.getCalledOperand(), args,
+                                  call.getName() + "'mi");
+      s->setAttributes(call.getAttributes());
+      Value *dataField = b_.CreateConstGEP1_64(
+          b_.getInt8Ty(), s, 3 * dl.getPointerSize());
+      Value *data = b_.CreateLoad(b_.getPtrTy(), dataField);
+      b_.CreateMemSet(data, b_.getInt8(0), args[0], MaybeAlign());
+      lanes.push_back(s);
+    }
+    SetT(&call, lanes);
+    return absl::OkStatus();
+  }
+  case AllocKind::RefCount:
+    // Shadow MemInfos live and die with their primals.
+    for (unsigned k = 0; k < width_ && HasT(args[0]); ++k)
+      if (Value *sp = T(args[0], k))
+        b_.CreateCall(call.getFunctionType(), call.getCalledOperand(),
+                      {b_.CreateSelect(InZeroArena(sp),
+                                       ConstantPointerNull::get(
+                                           cast<PointerType>(sp->getType())),
+                                       sp)});
+    return absl::OkStatus();
   case AllocKind::Free:
     if (!HasT(args[0]))
       return absl::OkStatus();

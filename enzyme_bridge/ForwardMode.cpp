@@ -146,12 +146,15 @@ Value *ForwardEmitter::ZeroShadow(Type *t) {
   auto it = zero_shadows_.find(t);
   if (it != zero_shadows_.end())
     return it->second;
-  // Made once, at the top of the function, so it dominates every use.
-  IRBuilder<> eb(&*out_.getEntryBlock().getFirstInsertionPt());
+  // Made once, at the top of the function, so it dominates every use;
+  // aggregates right after the pointer they are built from.
   Value *v;
   if (t->isPointerTy()) {
+    IRBuilder<> eb(&*out_.getEntryBlock().getFirstInsertionPt());
     v = eb.CreateCall(ZeroShadowHelper(*out_.getParent()), {}, "zero.shadow");
   } else {
+    auto *ptr = cast<Instruction>(ZeroShadow(PointerType::get(t->getContext(), 0)));
+    IRBuilder<> eb(ptr->getNextNode());
     v = Constant::getNullValue(t);
     auto Fill = [&](auto &self, Value *agg, Type *ty,
                     SmallVector<unsigned, 4> &path) -> Value * {

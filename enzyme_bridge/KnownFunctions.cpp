@@ -30,7 +30,7 @@ static bool IsInactiveName(StringRef name) {
       "__cxa_begin_catch", "__cxa_end_catch", "__cxa_throw",
       "__cxa_allocate_exception", "_Unwind_Resume", "__gxx_personality_v0",
       "rust_eh_personality", "__rust_alloc_error_handler",
-      "NRT_decref", "NRT_incref", "numba_gil_ensure", "numba_gil_release",
+      "numba_gil_ensure", "numba_gil_release", "numba_attempt_nocopy_reshape",
       "PyErr_SetString", "PyErr_Clear", "PyGILState_Ensure",
       "PyGILState_Release", "vprintf", "vfprintf", "dprintf", "memcmp",
       "bcmp", "strchr", "strrchr", "strstr", "strcpy", "strncpy", "strcat",
@@ -122,7 +122,8 @@ private:
     if (const auto *call = dyn_cast<CallBase>(v)) {
       AllocKind k = ClassifyAllocation(*call);
       if (k == AllocKind::Malloc || k == AllocKind::Calloc ||
-          k == AllocKind::Realloc || k == AllocKind::RustRealloc)
+          k == AllocKind::Realloc || k == AllocKind::RustRealloc ||
+          k == AllocKind::NumbaMemInfo)
         return true;
       const llvm::Function *callee = CalledFunction(*call);
       return callee && Function(*callee, depth + 1);
@@ -237,6 +238,10 @@ AllocKind ClassifyAllocation(const CallBase &call) {
     return AllocKind::Free;
   if (n.ends_with("__rust_realloc"))
     return AllocKind::RustRealloc;
+  if (n.starts_with("NRT_MemInfo_alloc"))
+    return AllocKind::NumbaMemInfo;
+  if (n == "NRT_incref" || n == "NRT_decref")
+    return AllocKind::RefCount;
   if (n == "malloc" || n == "_Znwm" || n == "_Znam" ||
       n == "_ZnwmSt11align_val_t" || n == "aligned_alloc" ||
       n == "NRT_Allocate")

@@ -25,6 +25,7 @@ int sumsq_inner(double *, excinfo_t *, double *, int) __asm__(SUMSQ_INNER);
 double sinmul_cfunc(double *, double *, int) __asm__(SINMUL_CFUNC);
 int sinmul_inner(double *, excinfo_t *, double *, double *, int)
     __asm__(SINMUL_INNER);
+double temps_cfunc(double *, int) __asm__(TEMPS_CFUNC);
 
 struct ctx {
   int n;
@@ -36,6 +37,9 @@ static double mul_fd(const double *v, void *p) {
 static double model_fd(const double *v, void *p) {
   (void)p;
   return model_cfunc(v[0], v[1]);
+}
+static double temps_fd(const double *v, void *p) {
+  return temps_cfunc((double *)v, ((struct ctx *)p)->n);
 }
 static double sumsq_fd(const double *v, void *p) {
   return sumsq_cfunc((double *)v, ((struct ctx *)p)->n);
@@ -119,6 +123,17 @@ int main(void) {
                           enzyme_const, &exc, enzyme_dup, p, dp, enzyme_const,
                           n);
     CHECK_CLOSE(an, dr);
+  }
+
+  /* temps(p, n) = sum(a * a) + sum(sin(a)), through NRT array temporaries */
+  {
+    double an = 0;
+    for (int i = 0; i < n; ++i)
+      an += (2 * p[i] + cos(p[i])) * dp[i];
+    struct ctx c = {n};
+    CHECK_CLOSE(an, fd_dir(temps_fd, &c, p, dp, n));
+    CHECK_CLOSE(an, __enzyme_fwddiff((void *)temps_cfunc, enzyme_dup, p, dp,
+                                     enzyme_const, n));
   }
 
   /* sinmul(p, q, n): q_i = sin(p_i) p_i, returns sum q */
