@@ -59,7 +59,8 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
     return ApplyRule(call, ops);
   }
   if (callee && callee->isDeclaration() &&
-      VisitOutputPointerMath(call, callee->getName()))
+      (VisitOutputPointerMath(call, callee->getName()) ||
+       VisitComplexCall(call, callee->getName())))
     return absl::OkStatus();
   if (isa<InvokeInst>(call) && !(callee && !callee->isDeclaration()))
     return ErrorAt(absl::StatusCode::kUnimplemented, call,
@@ -545,6 +546,79 @@ bool ForwardEmitter::VisitOutputPointerMath(CallBase &call, StringRef name) {
   }
   if (!isSincos)
     SetT(&call, lanes);
+  return true;
+}
+
+bool ForwardEmitter::VisitComplexCall(CallBase &call, StringRef name) {
+  bool isMul = name == "__muldc3" || name == "__mulsc3";
+  bool isDiv = name == "__divdc3" || name == "__divsc3";
+  StringRef base = name;
+  if (base.ends_with("f"))
+    base = base.drop_back();
+  bool isExp = base == "cexp", isLog = base == "clog", isSqrt = base == "csqrt";
+  if (!isMul && !isDiv && !isExp && !isLog && !isSqrt)
+    return false;
+  unsigned nargs = (isMul || isDiv) ? 4 : 2;
+  auto *rt = dyn_cast<StructType>(call.getType());
+  if (call.arg_size() != nargs || !rt || rt->getNumElements() != 2 ||
+      !rt->getElementType(0)->isFloatingPointTy())
+    return false;
+  Type *fp = rt->getElementType(0);
+  for (Value *a : call.args())
+    if (a->getType() != fp)
+      return false;
+  // Complex arithmetic on (re, im) pairs.
+  using C = std::pair<Value *, Value *>;
+  auto Mul = [&](C x, C y) -> C {
+    return {b_.CreateFSub(b_.CreateFMul(x.first, y.first),
+                          b_.CreateFMul(x.second, y.second)),
+            b_.CreateFAdd(b_.CreateFMul(x.first, y.second),
+                          b_.CreateFMul(x.second, y.first))};
+  };
+  auto Div = [&](C x, C y) -> C {
+    Value *den = b_.CreateFAdd(b_.CreateFMul(y.first, y.first),
+                               b_.CreateFMul(y.second, y.second));
+    return {b_.CreateFDiv(b_.CreateFAdd(b_.CreateFMul(x.first, y.first),
+                                        b_.CreateFMul(x.second, y.second)),
+                          den),
+            b_.CreateFDiv(b_.CreateFSub(b_.CreateFMul(x.second, y.first),
+                                        b_.CreateFMul(x.first, y.second)),
+                          den)};
+  };
+  auto Sub = [&](C x, C y) -> C {
+    return {b_.CreateFSub(x.first, y.first), b_.CreateFSub(x.second, y.second)};
+  };
+  auto Add = [&](C x, C y) -> C {
+    return {b_.CreateFAdd(x.first, y.first), b_.CreateFAdd(x.second, y.second)};
+  };
+  C z = {call.getArgOperand(0), call.getArgOperand(1)};
+  C r = {b_.CreateExtractValue(&call, {0}), b_.CreateExtractValue(&call, {1})};
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k) {
+    C dz = {TOrZero(call.getArgOperand(0), k), TOrZero(call.getArgOperand(1), k)};
+    C t;
+    if (isMul || isDiv) {
+      C w = {call.getArgOperand(2), call.getArgOperand(3)};
+      C dw = {TOrZero(call.getArgOperand(2), k),
+              TOrZero(call.getArgOperand(3), k)};
+      if (isMul) // (z w)' = z' w + z w'
+        t = Add(Mul(dz, w), Mul(z, dw));
+      else // (z / w)' = (z' - q w') / w
+        t = Div(Sub(dz, Mul(r, dw)), w);
+    } else if (isExp) { // exp(z)' = exp(z) z'
+      t = Mul(r, dz);
+    } else if (isLog) { // log(z)' = z' / z
+      t = Div(dz, z);
+    } else { // sqrt(z)' = z' / (2 sqrt(z))
+      Value *two = ConstantFP::get(fp, 2.0);
+      t = Div(dz, {b_.CreateFMul(two, r.first), b_.CreateFMul(two, r.second)});
+    }
+    Value *agg = PoisonValue::get(rt);
+    agg = b_.CreateInsertValue(agg, t.first, {0});
+    agg = b_.CreateInsertValue(agg, t.second, {1});
+    lanes.push_back(agg);
+  }
+  SetT(&call, lanes);
   return true;
 }
 

@@ -107,6 +107,10 @@ private:
   /// libm functions with output pointers (frexp, modf, sincos); false if
   /// `call` is none of them.
   bool VisitOutputPointerMath(llvm::CallBase &call, llvm::StringRef name);
+  /// C99 complex helpers on (re, im) pairs: __muldc3, __divdc3, cexp, clog,
+  /// csqrt (and their float forms when passed as scalars); false if `call`
+  /// is none of them.
+  bool VisitComplexCall(llvm::CallBase &call, llvm::StringRef name);
   /// The request for differentiating `call` (same callee type and width).
   DiffRequest CalleeRequest(llvm::CallBase &call, llvm::Function &callee);
   /// Operands for a derivative of `call` under `req`.

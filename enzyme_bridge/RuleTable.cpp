@@ -181,6 +181,11 @@ std::vector<DerivativeRule> BuildTable() {
               {Mul(IntExponent, Call("pow", X, Sub(IntExponent, C(1)))),
                NoPartial});
   t.Libm("hypot", {Div(X, R), Div(Y, R)});
+  // cabs(re, im) of a double complex, passed as two doubles.
+  t.Libm("cabs", {Div(X, R), Div(Y, R)});
+  // carg(re, im) = atan2(im, re).
+  t.Libm("carg", {Neg(Div(Y, Add(Square(X), Square(Y)))),
+                  Div(X, Add(Square(X), Square(Y)))});
 
   // Exponentials and logarithms.
   t.Math("exp", {R});
