@@ -13,6 +13,7 @@
 #include "enzyme_bridge/CallSite.h"
 #include "enzyme_bridge/DerivativeCache.h"
 #include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/KnownFunctions.h"
 #include "support/StatusMacros.h"
 
 #include "llvm/IR/Constants.h"
@@ -262,17 +263,9 @@ void CleanUp(Module &m) {
     g->eraseFromParent();
 }
 
-} // namespace
-
-absl::Status DifferentiateModule(Module &m, const BridgeOptions &opts) {
-  SmallVector<CallBase *, 16> calls;
-  for (Function &f : m)
-    for (BasicBlock &bb : f)
-      for (Instruction &i : bb)
-        if (auto *cb = dyn_cast<CallBase>(&i))
-          if (RequestModeOf(*cb))
-            calls.push_back(cb);
-
+/// Differentiates one batch of request calls with one cache.
+absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
+                                const BridgeOptions &opts) {
   std::vector<std::string> errors;
   SmallVector<RequestCall, 16> parsed;
   for (CallBase *cb : calls) {
@@ -312,6 +305,64 @@ absl::Status DifferentiateModule(Module &m, const BridgeOptions &opts) {
     cache.Print(*opts.cache_log);
   for (auto &[rc, df] : todo)
     AD_RETURN_IF_ERROR(ReplaceRequestCall(*rc, *df));
+  return absl::OkStatus();
+}
+
+/// The function a request call differentiates, if it is visible.
+Function *RequestTarget(CallBase &cb) {
+  unsigned first = cb.arg_size() > 0 && cb.paramHasAttr(0, Attribute::StructRet);
+  if (cb.arg_size() <= first)
+    return nullptr;
+  return dyn_cast<Function>(cb.getArgOperand(first)->stripPointerCasts());
+}
+
+/// Functions reachable from `f` through direct calls (f included).
+SmallPtrSet<Function *, 16> Reachable(Function *f) {
+  SmallPtrSet<Function *, 16> reached;
+  SmallVector<Function *, 16> work = {f};
+  while (!work.empty()) {
+    Function *g = work.pop_back_val();
+    if (!g || g->isDeclaration() || !reached.insert(g).second)
+      continue;
+    for (BasicBlock &bb : *g)
+      for (Instruction &i : bb)
+        if (auto *cb = dyn_cast<CallBase>(&i))
+          work.push_back(CalledFunction(*cb));
+  }
+  return reached;
+}
+
+} // namespace
+
+absl::Status DifferentiateModule(Module &m, const BridgeOptions &opts) {
+  // A request is ready when the code it differentiates contains no other
+  // request (a derivative of a function that itself asks for one): ready
+  // requests are replaced first, in rounds, so outer derivatives
+  // differentiate plain calls to inner ones.
+  for (unsigned round = 0; round < 16; ++round) {
+    SmallVector<CallBase *, 16> calls;
+    for (Function &f : m)
+      for (BasicBlock &bb : f)
+        for (Instruction &i : bb)
+          if (auto *cb = dyn_cast<CallBase>(&i))
+            if (RequestModeOf(*cb))
+              calls.push_back(cb);
+    if (calls.empty())
+      break;
+    SmallVector<CallBase *, 16> ready;
+    for (CallBase *cb : calls) {
+      SmallPtrSet<Function *, 16> reach = Reachable(RequestTarget(*cb));
+      if (none_of(calls, [&](CallBase *other) {
+            return reach.count(other->getFunction());
+          }))
+        ready.push_back(cb);
+    }
+    // Nothing ready: requests reach each other; let the core report it.
+    bool ordered = !ready.empty() && ready.size() < calls.size();
+    AD_RETURN_IF_ERROR(DifferentiateBatch(m, ordered ? ready : calls, opts));
+    if (!ordered)
+      break;
+  }
   if (opts.erase_dead_declarations)
     CleanUp(m);
   return absl::OkStatus();
