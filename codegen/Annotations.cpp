@@ -4,7 +4,7 @@
 // `__attribute__((annotate("autodiff_reverse(d_f, Active, Active)")))` on a
 // function into an entry `{ptr @f, ptr @.str, ptr @.file, i32 line, ptr}` of
 // the appending global `llvm.global.annotations`. Each entry whose string
-// starts with `autodiff_forward(` or `autodiff_reverse(` becomes a request
+// starts with `autodiff_forward` or `autodiff_reverse` becomes a request
 // without a signature (the LLVM parameters are the source parameters).
 //
 // Requests are validated here already (against SignatureFromLlvm, exactly
@@ -47,8 +47,10 @@ std::string StringOf(llvm::Value *v) {
 
 bool IsAutodiffAnnotation(const std::string &text) {
   absl::string_view t = absl::StripLeadingAsciiWhitespace(text);
-  return absl::StartsWith(t, "autodiff_forward(") ||
-         absl::StartsWith(t, "autodiff_reverse(");
+  // Any continuation counts (a space before `(`, a typo): the parser then
+  // accepts it or says what is wrong, instead of ignoring it silently.
+  return absl::StartsWith(t, "autodiff_forward") ||
+         absl::StartsWith(t, "autodiff_reverse");
 }
 
 /// Drops globals only the removed annotation entries referred to.

@@ -177,6 +177,14 @@ public:
       // the aggregate carries it.
       if (const auto *ev = dyn_cast<ExtractValueInst>(o))
         VaryAggregate(ev->getAggregateOperand());
+      // A pointer returned by a call (a reference into `this`, say) may
+      // point into the memory of any pointer it was given.
+      if (const auto *call = dyn_cast<CallBase>(o))
+        if (ClassifyAllocation(*call) == AllocKind::None &&
+            !IsInactiveCall(*call))
+          for (const Use &a : call->args())
+            if (a->getType()->isPtrOrPtrVectorTy())
+              VaryMemory(a.get());
     }
     Vary(ptr);
   }

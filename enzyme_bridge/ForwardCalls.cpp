@@ -62,7 +62,7 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
       (VisitOutputPointerMath(call, callee->getName()) ||
        VisitComplexCall(call, callee->getName())))
     return absl::OkStatus();
-  if (isa<InvokeInst>(call) && !(callee && !callee->isDeclaration()))
+  if (isa<InvokeInst>(call) && callee && callee->isDeclaration())
     return ErrorAt(absl::StatusCode::kUnimplemented, call,
                    "differentiating an `invoke` of a function without a body "
                    "in the module is not supported");
@@ -230,15 +230,30 @@ absl::Status ForwardEmitter::VisitIntrinsic(CallBase &call, Function &callee) {
 // Heap allocation
 //===----------------------------------------------------------------------===//
 
+BasicBlock *ForwardEmitter::SplitNormalEdge(InvokeInst &inv) {
+  BasicBlock *normal = inv.getNormalDest();
+  BasicBlock *cont = BasicBlock::Create(inv.getContext(), "invoke.cont",
+                                        &out_, normal);
+  inv.setNormalDest(cont);
+  normal->replacePhiUsesWith(inv.getParent(), cont);
+  b_.SetInsertPoint(cont);
+  b_.SetInsertPoint(b_.CreateBr(normal));
+  return cont;
+}
+
 absl::Status ForwardEmitter::VisitAllocation(CallBase &call, int kindValue) {
   auto kind = static_cast<AllocKind>(kindValue);
-  if (isa<InvokeInst>(call))
-    return absl::OkStatus(); // Shadows of throwing allocators: unsupported,
-                             // their memory is then inactive.
+  // A throwing allocator (C++ operator new under a landing pad): shadows
+  // are allocated once it has returned, on the normal edge.
+  if (auto *inv = dyn_cast<InvokeInst>(&call))
+    if (kind != AllocKind::Free && kind != AllocKind::RefCount &&
+        (Active(&call) || HasT(call.getArgOperand(0))))
+      SplitNormalEdge(*inv);
   SmallVector<Value *, 4> args(call.args());
   Lanes lanes;
   switch (kind) {
   case AllocKind::Malloc:
+  case AllocKind::AlignedAlloc:
   case AllocKind::Calloc:
     if (!Active(&call))
       return absl::OkStatus();
@@ -247,8 +262,9 @@ absl::Status ForwardEmitter::VisitAllocation(CallBase &call, int kindValue) {
                                   call.getCalledOperand(), args,
                                   call.getName() + "'mi");
       s->setAttributes(call.getAttributes());
-      if (kind == AllocKind::Malloc)
-        b_.CreateMemSet(s, b_.getInt8(0), args[0], MaybeAlign());
+      if (kind == AllocKind::Malloc || kind == AllocKind::AlignedAlloc)
+        b_.CreateMemSet(s, b_.getInt8(0),
+                        args[kind == AllocKind::Malloc ? 0 : 1], MaybeAlign());
       lanes.push_back(s);
     }
     SetT(&call, lanes);
@@ -417,17 +433,19 @@ absl::Status ForwardEmitter::VisitModuleCall(CallBase &call, Function &callee) {
   if (auto *inv = dyn_cast<InvokeInst>(&call)) {
     // The derivative may unwind like the primal: invoke it, and unpack its
     // result in a block of its own on the normal edge.
+    InvokeInst *dinv =
+        b_.CreateInvoke(*df, inv->getNormalDest(), inv->getUnwindDest(), args);
+    dinv->setDebugLoc(call.getDebugLoc());
+    CopyAbiParamAttrs(*dinv, **df);
+    // The new invoke shares the old one's block and successors; the old
+    // one is erased later, so split the edge for the new invoke.
     BasicBlock *normal = inv->getNormalDest();
     BasicBlock *cont = BasicBlock::Create(call.getContext(), "invoke.cont",
                                           &out_, normal);
-    InvokeInst *dinv =
-        b_.CreateInvoke(*df, cont, inv->getUnwindDest(), args);
-    dinv->setDebugLoc(call.getDebugLoc());
-    CopyAbiParamAttrs(*dinv, **df);
+    dinv->setNormalDest(cont);
     normal->replacePhiUsesWith(inv->getParent(), cont);
     b_.SetInsertPoint(cont);
-    BranchInst *br = b_.CreateBr(normal);
-    b_.SetInsertPoint(br);
+    b_.SetInsertPoint(b_.CreateBr(normal));
     ReplaceWithDerivativeResult(call, dinv, r);
     return absl::OkStatus();
   }
@@ -643,10 +661,21 @@ absl::Status ForwardEmitter::VisitIndirectCall(CallBase &call) {
   SmallVector<Value *, 8> args = DerivativeArgs(call, shape);
   FunctionType *dty = ForwardDerivativeType(shape);
 
-  BasicBlock *head = call.getParent();
-  BasicBlock *join = head->splitBasicBlock(call.getIterator(), "fptr.join");
-  head->getTerminator()->eraseFromParent();
   LLVMContext &ctx = m.getContext();
+  auto *inv = dyn_cast<InvokeInst>(&call);
+  BasicBlock *head = call.getParent();
+  BasicBlock *join;
+  if (inv) {
+    // An invoke ends its block: the tests go before it, each candidate is
+    // invoked with the same landing pad, and the join block continues to
+    // the normal destination. The old invoke is erased at the end.
+    join = BasicBlock::Create(ctx, "fptr.join", &out_, inv->getNormalDest());
+    IRBuilder<>(join).CreateBr(inv->getNormalDest());
+    inv->getNormalDest()->replacePhiUsesWith(head, join);
+  } else {
+    join = head->splitBasicBlock(call.getIterator(), "fptr.join");
+    head->getTerminator()->eraseFromParent();
+  }
   BasicBlock *fail = BasicBlock::Create(ctx, "fptr.unknown", &out_);
   IRBuilder<> fb(fail);
   FunctionCallee trap = Intrinsic::getOrInsertDeclaration(&m, Intrinsic::trap);
@@ -670,17 +699,30 @@ absl::Status ForwardEmitter::VisitIndirectCall(CallBase &call) {
                                             &out_, fail);
     BasicBlock *next = BasicBlock::Create(ctx, "fptr.next", &out_, fail);
     IRBuilder<> tb(test);
+    if (inv && test == head)
+      tb.SetInsertPoint(inv); // Before the old invoke, erased later.
     tb.CreateCondBr(tb.CreateICmpEQ(fp, cand), callBB, next);
     IRBuilder<> cb(callBB);
-    CallInst *dcall = cb.CreateCall(*df, args);
+    CallBase *dcall;
+    if (inv) {
+      dcall = cb.CreateInvoke(*df, join, inv->getUnwindDest(), args);
+      // The landing pad gains a predecessor with the values head had.
+      for (PHINode &p : inv->getUnwindDest()->phis())
+        p.addIncoming(p.getIncomingValueForBlock(head), callBB);
+    } else {
+      dcall = cb.CreateCall(*df, args);
+      cb.CreateBr(join);
+    }
     dcall->setDebugLoc(call.getDebugLoc());
     CopyAbiParamAttrs(*dcall, **df);
-    cb.CreateBr(join);
     if (result)
       result->addIncoming(dcall, callBB);
     test = next;
   }
   IRBuilder<>(test).CreateBr(fail);
+  if (inv) // head no longer reaches the landing pad directly.
+    for (PHINode &p : inv->getUnwindDest()->phis())
+      p.removeIncomingValue(head, /*DeletePHIIfEmpty=*/false);
   b_.SetInsertPoint(join, join->getFirstInsertionPt());
   if (result)
     ReplaceWithDerivativeResult(call, result, shape);

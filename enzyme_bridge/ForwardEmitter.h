@@ -104,6 +104,9 @@ private:
   absl::Status VisitModuleCall(llvm::CallBase &call, llvm::Function &callee);
   absl::Status VisitIndirectCall(llvm::CallBase &call);
   absl::Status VisitCustomRule(llvm::CallBase &call, llvm::Function &rule);
+  /// Splits the normal edge of `inv` with a new block (phis updated) and
+  /// puts the builder before its branch: code there sees inv's result.
+  llvm::BasicBlock *SplitNormalEdge(llvm::InvokeInst &inv);
   /// libm functions with output pointers (frexp, modf, sincos); false if
   /// `call` is none of them.
   bool VisitOutputPointerMath(llvm::CallBase &call, llvm::StringRef name);

@@ -4,6 +4,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -121,7 +122,8 @@ private:
       return false;
     if (const auto *call = dyn_cast<CallBase>(v)) {
       AllocKind k = ClassifyAllocation(*call);
-      if (k == AllocKind::Malloc || k == AllocKind::Calloc ||
+      if (k == AllocKind::Malloc || k == AllocKind::AlignedAlloc ||
+          k == AllocKind::Calloc ||
           k == AllocKind::Realloc || k == AllocKind::RustRealloc ||
           k == AllocKind::NumbaMemInfo)
         return true;
@@ -181,6 +183,9 @@ bool ReturnsFreshMemory(const Function &f) {
 bool IsInactiveCall(const CallBase &call) {
   if (call.hasFnAttr("enzyme_inactive"))
     return true;
+  // An empty inline-assembly statement (a compiler barrier) computes nothing.
+  if (const auto *asmv = dyn_cast<InlineAsm>(call.getCalledOperand()))
+    return asmv->getAsmString().empty();
   const Function *f = CalledFunction(call);
   if (!f)
     return false;
@@ -242,16 +247,20 @@ AllocKind ClassifyAllocation(const CallBase &call) {
     return AllocKind::NumbaMemInfo;
   if (n == "NRT_incref" || n == "NRT_decref")
     return AllocKind::RefCount;
-  if (n == "malloc" || n == "_Znwm" || n == "_Znam" ||
-      n == "_ZnwmSt11align_val_t" || n == "aligned_alloc" ||
+  if (n == "aligned_alloc" || n == "memalign")
+    return AllocKind::AlignedAlloc;
+  // operator new and new[] in all their forms (aligned, nothrow).
+  if (n == "malloc" || n.starts_with("_Znwm") || n.starts_with("_Znam") ||
       n == "NRT_Allocate")
-    return n == "aligned_alloc" ? AllocKind::None : AllocKind::Malloc;
+    return AllocKind::Malloc;
+  // operator delete and delete[] in all their forms (sized, aligned).
+  if (n.starts_with("_ZdlPv") || n.starts_with("_ZdaPv"))
+    return AllocKind::Free;
   if (n == "calloc")
     return AllocKind::Calloc;
   if (n == "realloc")
     return AllocKind::Realloc;
-  if (n == "free" || n == "_ZdlPv" || n == "_ZdaPv" || n == "_ZdlPvm" ||
-      n == "NRT_Free")
+  if (n == "free" || n == "NRT_Free")
     return AllocKind::Free;
   return AllocKind::None;
 }

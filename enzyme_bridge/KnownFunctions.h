@@ -27,6 +27,7 @@ bool IsInactiveCall(const llvm::CallBase &call);
 enum class AllocKind {
   None,
   Malloc,  ///< malloc(n), _Znwm(n), __rust_alloc(n, align): size is arg 0.
+  AlignedAlloc, ///< aligned_alloc(align, n), posix-style: size is arg 1.
   Calloc,  ///< calloc(n, m), __rust_alloc_zeroed: zeroed.
   Realloc, ///< realloc(p, n).
   RustRealloc, ///< __rust_realloc(p, old_size, align, new_size).

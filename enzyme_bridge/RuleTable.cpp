@@ -247,6 +247,8 @@ std::vector<DerivativeRule> BuildTable() {
   // fdim(x, y) = max(x - y, 0).
   t.Libm("fdim", {Select(RuleCmp::GT, X, Y, C(1), C(0)),
                   Select(RuleCmp::GT, X, Y, C(-1), C(0))});
+  // logb(x): the binary exponent, piecewise constant.
+  t.Libm("logb", {C(0)});
   t.Libm("fmin", Min);
   t.Intrinsic("llvm.maxnum", Max);
   t.Intrinsic("llvm.maximum", Max);

@@ -94,6 +94,9 @@ std::optional<DiffActivityKind> ActivityFromString(std::string_view s);
 /// "FakeActivitySize(8)" ("FakeActivitySize(?)" when unknown).
 std::string ToString(const DiffActivity &a);
 
+/// The largest width (`enzyme_width`) the core accepts.
+inline constexpr uint32_t kMaxWidth = 64;
+
 /// The attributes of one derivative function.
 struct AutoDiffAttrs {
   DiffMode mode = DiffMode::Reverse;

@@ -176,6 +176,22 @@ public:
   std::string_view Rest() const { return text_.substr(pos_); }
 
   absl::StatusOr<SourceType> ParseType() {
+    // Types nest by recursion: bound it so hostile input cannot exhaust
+    // the stack.
+    if (depth_ >= kMaxDepth)
+      return Error(absl::StrCat("type nested deeper than ", kMaxDepth,
+                                " levels"));
+    ++depth_;
+    absl::StatusOr<SourceType> t = ParseTypeUnbounded();
+    --depth_;
+    return t;
+  }
+
+private:
+  static constexpr int kMaxDepth = 64;
+  int depth_ = 0;
+
+  absl::StatusOr<SourceType> ParseTypeUnbounded() {
     SkipSpace();
     if (pos_ >= text_.size())
       return Error("expected a type");

@@ -108,6 +108,9 @@ std::optional<std::string> FirstError(const SourceSignature &sig,
 
   if (attrs.width < 1)
     return std::string("width must be at least 1");
+  if (attrs.width > kMaxWidth)
+    return absl::StrCat("width ", attrs.width,
+                        " is larger than the supported maximum of ", kMaxWidth);
   if (attrs.mode == DiffMode::Reverse && attrs.width != 1)
     return absl::StrCat("width ", attrs.width,
                         " is not supported in Reverse Mode");

@@ -248,5 +248,20 @@ INSTANTIATE_TEST_SUITE_P(
       return "Error" + std::to_string(info.index);
     });
 
+TEST(SignatureDepthTest, DeepNestingIsAnErrorNotACrash) {
+  std::string ok = "f(x: " + std::string(60, '&') + "f64) -> f64";
+  EXPECT_TRUE(ParseSourceSignature(ok).ok());
+  std::string deep = "f(x: " + std::string(10000, '&') + "f64) -> f64";
+  absl::StatusOr<SourceSignature> sig = ParseSourceSignature(deep);
+  ASSERT_FALSE(sig.ok());
+  EXPECT_NE(std::string(sig.status().message()).find("nested deeper than 64"),
+            std::string::npos)
+      << sig.status();
+  std::string ptrs = "f(x: ";
+  for (int i = 0; i < 20000; ++i)
+    ptrs += "*mut ";
+  EXPECT_FALSE(ParseSourceSignature(ptrs + "f64)").ok());
+}
+
 } // namespace
 } // namespace autodiff

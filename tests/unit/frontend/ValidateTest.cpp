@@ -360,5 +360,23 @@ TEST_F(ValidateItemTest, ConstReturnOnUnitIsAccepted) {
           .ok());
 }
 
+TEST(WidthLimitTest, WidthsAboveTheMaximumAreRejectedUpFront) {
+  absl::StatusOr<AutoDiffItem> ok =
+      MakeAutoDiffItem(Sig("f(x: f64) -> f64"),
+                       Attr("autodiff_forward(df, 64, Dual, Dual)"));
+  EXPECT_TRUE(ok.ok()) << ok.status();
+  absl::StatusOr<AutoDiffItem> big =
+      MakeAutoDiffItem(Sig("f(x: f64) -> f64"),
+                       Attr("autodiff_forward(df, 65, Dual, Dual)"));
+  ASSERT_FALSE(big.ok());
+  EXPECT_EQ(std::string(big.status().message()),
+            "in autodiff of `f`: width 65 is larger than the supported "
+            "maximum of 64");
+  absl::StatusOr<AutoDiffItem> huge =
+      MakeAutoDiffItem(Sig("f(x: f64) -> f64"),
+                       Attr("autodiff_forward(df, 100000000, Dual, Dual)"));
+  EXPECT_FALSE(huge.ok());
+}
+
 } // namespace
 } // namespace autodiff
