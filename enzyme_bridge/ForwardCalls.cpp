@@ -574,7 +574,8 @@ bool ForwardEmitter::VisitComplexCall(CallBase &call, StringRef name) {
   if (base.ends_with("f"))
     base = base.drop_back();
   bool isExp = base == "cexp", isLog = base == "clog", isSqrt = base == "csqrt";
-  if (!isMul && !isDiv && !isExp && !isLog && !isSqrt)
+  bool isSin = base == "csin", isCos = base == "ccos";
+  if (!isMul && !isDiv && !isExp && !isLog && !isSqrt && !isSin && !isCos)
     return false;
   unsigned nargs = (isMul || isDiv) ? 4 : 2;
   auto *rt = dyn_cast<StructType>(call.getType());
@@ -627,6 +628,22 @@ bool ForwardEmitter::VisitComplexCall(CallBase &call, StringRef name) {
       t = Mul(r, dz);
     } else if (isLog) { // log(z)' = z' / z
       t = Div(dz, z);
+    } else if (isSin || isCos) {
+      // sin(a + ib)' = cos(a + ib) = cos a cosh b - i sin a sinh b;
+      // cos(a + ib)' = -sin(a + ib) = -(sin a cosh b + i cos a sinh b).
+      Module *mod = call.getModule();
+      auto F = [&](Intrinsic::ID id, Value *v) {
+        return b_.CreateCall(
+            Intrinsic::getOrInsertDeclaration(mod, id, {fp}), {v});
+      };
+      Value *sa = F(Intrinsic::sin, z.first), *ca = F(Intrinsic::cos, z.first);
+      Value *shb = F(Intrinsic::sinh, z.second),
+            *chb = F(Intrinsic::cosh, z.second);
+      C d = isSin ? C{b_.CreateFMul(ca, chb),
+                      b_.CreateFNeg(b_.CreateFMul(sa, shb))}
+                  : C{b_.CreateFNeg(b_.CreateFMul(sa, chb)),
+                      b_.CreateFNeg(b_.CreateFMul(ca, shb))};
+      t = Mul(d, dz);
     } else { // sqrt(z)' = z' / (2 sqrt(z))
       Value *two = ConstantFP::get(fp, 2.0);
       t = Div(dz, {b_.CreateFMul(two, r.first), b_.CreateFMul(two, r.second)});

@@ -8,7 +8,7 @@ import lit.formats
 
 config.name = "autodiff"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".ll", ".c", ".test", ".rs", ".py"]
+config.suffixes = [".ll", ".c", ".cpp", ".test", ".rs", ".py"]
 config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt", "unit"]
 config.test_source_root = os.path.join(config.autodiff_src_root, "tests")
 config.test_exec_root = os.path.join(config.autodiff_obj_root, "tests")
@@ -21,6 +21,7 @@ config.environment["PATH"] = os.pathsep.join([bin_dir, tools, config.environment
 config.substitutions.append(("%autodiff-opt", os.path.join(bin_dir, "autodiff-opt")))
 config.substitutions.append(("%plugin", os.path.join(lib_dir, "AutodiffPlugin.so")))
 config.substitutions.append(("%opt", os.path.join(tools, "opt")))
+config.substitutions.append(("%clangxx", os.path.join(tools, "clang++")))
 config.substitutions.append(("%clang", os.path.join(tools, "clang")))
 config.substitutions.append(("%llvm-as", os.path.join(tools, "llvm-as")))
 config.substitutions.append(("%llvm-dis", os.path.join(tools, "llvm-dis")))

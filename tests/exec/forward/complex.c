@@ -17,7 +17,7 @@ double f(double x) {
 
 double g(double x, double y) {
   double complex a = x + I * y, b = cexp(a / (y + I * x));
-  return cabs(b * a) + carg(a) + cimag(b);
+  return cabs(b * a) + carg(a) + cimag(b) + creal(csin(a) * ccos(b));
 }
 
 static double g_fd(const double *v, void *c) {
