@@ -129,6 +129,45 @@ absl::Status ForwardEmitter::VisitIntrinsic(CallBase &call, Function &callee) {
   if (!anyActive)
     return absl::OkStatus();
 
+  // Masked and gathered memory access (vectorized loops with conditions or
+  // indirect indices): the same access on the shadows, under the same mask.
+  // The call is cloned so its alignment attributes carry over.
+  switch (id) {
+  case Intrinsic::masked_load:
+  case Intrinsic::masked_gather:
+  case Intrinsic::masked_store:
+  case Intrinsic::masked_scatter: {
+    bool isLoad = id == Intrinsic::masked_load || id == Intrinsic::masked_gather;
+    unsigned ptrOp = isLoad ? 0 : 1;
+    Value *ptr = call.getArgOperand(ptrOp);
+    if (!HasT(ptr)) {
+      if (!isLoad && HasT(args[0]) && Active(args[0]))
+        return ErrorAt(absl::StatusCode::kInvalidArgument, call,
+                       "the stored value is active but the destination has "
+                       "no shadow memory");
+      return absl::OkStatus();
+    }
+    Lanes lanes;
+    for (unsigned k = 0; k < width_; ++k) {
+      auto *clone = cast<CallBase>(call.clone());
+      clone->setArgOperand(ptrOp, TOrZero(ptr, k));
+      if (isLoad) {
+        unsigned last = call.arg_size() - 1;
+        clone->setArgOperand(last, TOrZero(call.getArgOperand(last), k));
+      } else {
+        clone->setArgOperand(0, TOrZero(args[0], k));
+      }
+      b_.Insert(clone, isLoad ? call.getName() + "'" : "");
+      lanes.push_back(clone);
+    }
+    if (isLoad)
+      SetT(&call, lanes);
+    return absl::OkStatus();
+  }
+  default:
+    break;
+  }
+
   switch (id) {
   case Intrinsic::vector_reduce_fadd: {
     // Linear in both operands.

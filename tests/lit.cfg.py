@@ -44,3 +44,11 @@ config.environment["ADTEST_AUTODIFF_OPT"] = os.path.join(bin_dir, "autodiff-opt"
 # Plain python for generator scripts (after %python-numba so it does not
 # shadow it).
 config.substitutions.append(("%python", sys.executable))
+
+# Executed tests built for AVX2 run only where the CPU has it.
+try:
+    with open("/proc/cpuinfo") as f:
+        if " avx2" in f.read():
+            config.available_features.add("avx2")
+except OSError:
+    pass
