@@ -2,8 +2,9 @@
 //
 // Internal to the core: the visitor that adds tangent code to a copy of the
 // primal function. ForwardMode.cpp holds values, memory and control flow;
-// ForwardCalls.cpp holds calls (intrinsics, rules, allocation, calls to
-// functions in the module, calls through function pointers).
+// ForwardCalls.cpp holds calls (intrinsics, rules, calls to functions in the
+// module, calls through function pointers), ForwardAllocation.cpp heap
+// allocation, ForwardMathCalls.cpp complex and output-pointer math.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AUTODIFF_ENZYME_BRIDGE_FORWARDEMITTER_H
