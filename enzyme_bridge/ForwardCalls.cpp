@@ -61,7 +61,8 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
   }
   if (callee && callee->isDeclaration() &&
       (VisitOutputPointerMath(call, callee->getName()) ||
-       VisitComplexCall(call, callee->getName())))
+       VisitComplexCall(call, callee->getName()) ||
+       VisitGammaCall(call, callee->getName())))
     return absl::OkStatus();
   if (isa<InvokeInst>(call) && callee && callee->isDeclaration())
     return ErrorAt(absl::StatusCode::kUnimplemented, call,
