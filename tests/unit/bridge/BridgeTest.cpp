@@ -221,5 +221,36 @@ define double @g(double %x, i32 %n, double %c) {
   EXPECT_TRUE(info.IsActive(Inst("r")));
 }
 
+TEST_F(BridgeTest, UntypedMemcpyIsDiagnosedTypedIsNot) {
+  Module &m = Parse(R"(
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+define void @untyped(ptr %d, ptr %s) {
+  call void @llvm.memcpy.p0.p0.i64(ptr %d, ptr %s, i64 16, i1 false)
+  ret void
+}
+define void @typed(ptr %d, ptr %s) {
+  %v = load double, ptr %s
+  call void @llvm.memcpy.p0.p0.i64(ptr %d, ptr %s, i64 16, i1 false)
+  ret void
+}
+)");
+  auto Copy = [&](const char *fn) -> const Instruction & {
+    for (const Instruction &i : instructions(*m.getFunction(fn)))
+      if (isa<CallBase>(i))
+        return i;
+    return *m.getFunction(fn)->getEntryBlock().begin();
+  };
+  TypeInfo untyped = TypeInfo::Compute(*m.getFunction("untyped"));
+  absl::Status st = untyped.CheckTransfer(Copy("untyped"));
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(std::string(st.message()).find("cannot deduce the type"),
+            std::string::npos)
+      << st;
+  TypeInfo typed = TypeInfo::Compute(*m.getFunction("typed"));
+  EXPECT_TRUE(typed.CheckTransfer(Copy("typed")).ok());
+  EXPECT_EQ(typed.TypesAt(m.getFunction("typed")->getArg(0)).ToString(),
+            "{[0]:Float@double}");
+}
+
 } // namespace
 } // namespace autodiff
