@@ -29,32 +29,25 @@ using namespace llvm;
 
 namespace autodiff {
 
-bool CarriesDerivative(const Type *t) {
-  if (t->isFPOrFPVectorTy() || t->isPtrOrPtrVectorTy())
-    return true;
-  if (const auto *st = dyn_cast<StructType>(t)) {
-    for (const Type *e : st->elements())
-      if (CarriesDerivative(e))
-        return true;
-    return false;
-  }
+/// Whether any scalar leaf of `t` (through structs and arrays) satisfies
+/// `leaf`.
+template <typename Pred> static bool AnyLeaf(const Type *t, Pred leaf) {
+  if (const auto *st = dyn_cast<StructType>(t))
+    return any_of(st->elements(),
+                  [&](const Type *e) { return AnyLeaf(e, leaf); });
   if (const auto *at = dyn_cast<ArrayType>(t))
-    return CarriesDerivative(at->getElementType());
-  return false;
+    return AnyLeaf(at->getElementType(), leaf);
+  return leaf(t);
+}
+
+bool CarriesDerivative(const Type *t) {
+  return AnyLeaf(t, [](const Type *e) {
+    return e->isFPOrFPVectorTy() || e->isPtrOrPtrVectorTy();
+  });
 }
 
 bool ContainsPointer(const Type *t) {
-  if (t->isPtrOrPtrVectorTy())
-    return true;
-  if (const auto *st = dyn_cast<StructType>(t)) {
-    for (const Type *e : st->elements())
-      if (ContainsPointer(e))
-        return true;
-    return false;
-  }
-  if (const auto *at = dyn_cast<ArrayType>(t))
-    return ContainsPointer(at->getElementType());
-  return false;
+  return AnyLeaf(t, [](const Type *e) { return e->isPtrOrPtrVectorTy(); });
 }
 
 /// Integer results that may carry raw bits of active memory.
