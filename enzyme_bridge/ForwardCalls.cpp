@@ -257,6 +257,8 @@ absl::Status ForwardEmitter::VisitIntrinsic(CallBase &call, Function &callee) {
   }
   if (FindRule(call))
     return ApplyRule(call, args);
+  if (callee.getName().starts_with("llvm.x86.") && VisitX86Intrinsic(call))
+    return absl::OkStatus();
   // An integer result from scalars (lrint, lround, is.fpclass): nothing
   // carries a derivative out.
   if (!CarriesDerivative(call.getType()) &&
@@ -265,6 +267,58 @@ absl::Status ForwardEmitter::VisitIntrinsic(CallBase &call, Function &callee) {
   return ErrorAt(absl::StatusCode::kUnimplemented, call,
                  "no derivative rule for intrinsic `" +
                      callee.getName().str() + "`");
+}
+
+/// x86 SIMD intrinsics that hand-written `_mm*` code keeps even after
+/// optimization. Linear ones (horizontal adds, add-subtract, conversions,
+/// blends) apply to the tangents as they are; dot products are bilinear;
+/// max and min pass on the tangent of the operand they chose.
+bool ForwardEmitter::VisitX86Intrinsic(CallBase &call) {
+  StringRef name = CalledFunction(call)->getName();
+  auto Clone = [&](ArrayRef<std::pair<unsigned, Value *>> ops) {
+    auto *c = cast<CallBase>(call.clone());
+    for (auto [i, v] : ops)
+      c->setArgOperand(i, v);
+    b_.Insert(c);
+    return c;
+  };
+  auto FP = [&](unsigned i) {
+    return call.getArgOperand(i)->getType()->isFPOrFPVectorTy();
+  };
+  bool linear = name.contains(".hadd.") || name.contains(".hsub.") ||
+                name.contains(".addsub.") || name.contains(".cvt.pd2.ps") ||
+                name.contains(".cvt.ps2.pd");
+  bool blend = name.contains(".blendv.");
+  bool dot = name.contains(".dpp");
+  bool maxmin = name.contains(".max.") || name.contains(".min.");
+  bool fmaddsub = name.contains(".vfmaddsub.") || name.contains(".vfmsubadd.");
+  if (!linear && !blend && !dot && !maxmin && !fmaddsub)
+    return false;
+  SetLanes(&call, [&](unsigned k) -> Value * {
+    unsigned n = call.arg_size();
+    if (linear || blend) {
+      // Every floating-point operand by its tangent; a blend's selector
+      // (its last operand) stays.
+      SmallVector<std::pair<unsigned, Value *>, 3> ops;
+      for (unsigned i = 0; i < n; ++i)
+        if (FP(i) && !(blend && i == n - 1))
+          ops.push_back({i, TOrZero(call.getArgOperand(i), k)});
+      return Clone(ops);
+    }
+    Value *a = call.getArgOperand(0), *b = call.getArgOperand(1);
+    if (dot) // (a . b)' = a' . b + a . b'
+      return b_.CreateFAdd(Clone({{0, TOrZero(a, k)}}),
+                           Clone({{1, TOrZero(b, k)}}));
+    if (fmaddsub) // a b -+ c: (a' b -+ c') + a b'
+      return b_.CreateFAdd(
+          Clone({{0, TOrZero(a, k)}, {2, TOrZero(call.getArgOperand(2), k)}}),
+          b_.CreateFMul(a, TOrZero(b, k)));
+    // max/min: the lanes that came from the first operand take its tangent
+    // (this also covers the scalar forms, whose upper lanes are a's).
+    return b_.CreateSelect(b_.CreateFCmpOEQ(&call, a), TOrZero(a, k),
+                           TOrZero(b, k));
+  });
+  return true;
 }
 
 //===----------------------------------------------------------------------===//

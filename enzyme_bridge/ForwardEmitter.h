@@ -98,6 +98,8 @@ private:
 
   // Calls.
   absl::Status VisitIntrinsic(llvm::CallBase &call, llvm::Function &callee);
+  /// x86 SIMD intrinsics; false if `call` is not one the core knows.
+  bool VisitX86Intrinsic(llvm::CallBase &call);
   absl::Status VisitAllocation(llvm::CallBase &call, int kind);
   /// Tangent from the rule table for `i` with differentiable `ops`.
   absl::Status ApplyRule(llvm::Instruction &i,

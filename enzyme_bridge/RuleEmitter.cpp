@@ -19,6 +19,7 @@
 
 #include <cassert>
 #include <cmath>
+#include <math.h>
 #include <limits>
 #include <utility>
 
@@ -96,6 +97,11 @@ const MathFunction kMathFunctions[] = {
     UNARY("rint", llvm::Intrinsic::rint, std::rint(x)),
     UNARY("nearbyint", llvm::Intrinsic::nearbyint, std::nearbyint(x)),
     BINARY("fmod", llvm::Intrinsic::not_intrinsic, std::fmod(x, y)),
+    // Bessel functions (POSIX libm), for each other's derivatives.
+    UNARY("j0", llvm::Intrinsic::not_intrinsic, ::j0(x)),
+    UNARY("j1", llvm::Intrinsic::not_intrinsic, ::j1(x)),
+    UNARY("y0", llvm::Intrinsic::not_intrinsic, ::y0(x)),
+    UNARY("y1", llvm::Intrinsic::not_intrinsic, ::y1(x)),
 };
 
 #undef UNARY

@@ -247,6 +247,13 @@ std::vector<DerivativeRule> BuildTable() {
   // fdim(x, y) = max(x - y, 0).
   t.Libm("fdim", {Select(RuleCmp::GT, X, Y, C(1), C(0)),
                   Select(RuleCmp::GT, X, Y, C(-1), C(0))});
+  // Bessel functions of the first and second kind, orders 0 and 1.
+  t.Libm("j0", {Neg(Call("j1", X))});
+  t.Libm("j1", {Sub(Call("j0", X), Div(R, X))});
+  t.Libm("y0", {Neg(Call("y1", X))});
+  t.Libm("y1", {Sub(Call("y0", X), Div(R, X))});
+  // nextafter(x, y) moves x by one ulp: locally the identity in x.
+  t.Libm("nextafter", {C(1), C(0)});
   // logb(x): the binary exponent, piecewise constant.
   t.Libm("logb", {C(0)});
   t.Libm("fmin", Min);
