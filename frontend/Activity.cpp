@@ -12,20 +12,6 @@
 
 namespace autodiff {
 
-bool HasShadow(DiffActivityKind k) {
-  switch (k) {
-  case DiffActivityKind::Dual:
-  case DiffActivityKind::DualOnly:
-  case DiffActivityKind::Dualv:
-  case DiffActivityKind::DualvOnly:
-  case DiffActivityKind::Duplicated:
-  case DiffActivityKind::DuplicatedOnly:
-    return true;
-  default:
-    return false;
-  }
-}
-
 bool IsDualKind(DiffActivityKind k) {
   switch (k) {
   case DiffActivityKind::Dual:
@@ -36,6 +22,11 @@ bool IsDualKind(DiffActivityKind k) {
   default:
     return false;
   }
+}
+
+bool HasShadow(DiffActivityKind k) {
+  return IsDualKind(k) || k == DiffActivityKind::Duplicated ||
+         k == DiffActivityKind::DuplicatedOnly;
 }
 
 bool IsOnlyKind(DiffActivityKind k) {

@@ -29,14 +29,7 @@ src=$1
 shift
 
 libdir=$(cd "$(dirname "$0")" && pwd)
-if [ -n "${ADTEST_CLANG:-}" ]; then
-  clang=$ADTEST_CLANG
-elif [ -x /usr/lib/llvm-22/bin/clang ]; then
-  clang=/usr/lib/llvm-22/bin/clang
-else
-  clang=clang-22
-fi
-adopt=${ADTEST_AUTODIFF_OPT:-autodiff-opt}
+. "$libdir/tools.sh"
 levels=${ADTEST_LEVELS:-0 1 2 3}
 limit=${ADTEST_TIMEOUT:-60}
 

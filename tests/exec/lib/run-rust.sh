@@ -32,14 +32,7 @@ if [ $# -ne 5 ]; then
 fi
 level=$1 src=$2 driver=$3 specs=$4 work=$5
 libdir=$(cd "$(dirname "$0")" && pwd)
-if [ -n "${ADTEST_CLANG:-}" ]; then
-  clang=$ADTEST_CLANG
-elif [ -x /usr/lib/llvm-22/bin/clang ]; then
-  clang=/usr/lib/llvm-22/bin/clang
-else
-  clang=clang-22
-fi
-adopt=${ADTEST_AUTODIFF_OPT:-autodiff-opt}
+. "$libdir/tools.sh"
 rustc=${RUSTC:-rustc}
 
 rm -rf "$work"
