@@ -46,7 +46,6 @@ public:
   absl::Status Drain();
   /// "request -> function" per entry, in creation order (for the printer).
   void Print(llvm::raw_ostream &os) const;
-  size_t size() const { return map_.size(); }
 
 private:
   llvm::Module &m_;

@@ -22,17 +22,6 @@ namespace autodiff {
 // Heap allocation
 //===----------------------------------------------------------------------===//
 
-BasicBlock *ForwardEmitter::SplitNormalEdge(InvokeInst &inv) {
-  BasicBlock *normal = inv.getNormalDest();
-  BasicBlock *cont = BasicBlock::Create(inv.getContext(), "invoke.cont",
-                                        &out_, normal);
-  inv.setNormalDest(cont);
-  normal->replacePhiUsesWith(inv.getParent(), cont);
-  b_.SetInsertPoint(cont);
-  b_.SetInsertPoint(b_.CreateBr(normal));
-  return cont;
-}
-
 absl::Status ForwardEmitter::VisitAllocation(CallBase &call, int kindValue) {
   auto kind = static_cast<AllocKind>(kindValue);
   // A throwing allocator (C++ operator new under a landing pad): shadows

@@ -325,6 +325,17 @@ bool ForwardEmitter::VisitX86Intrinsic(CallBase &call) {
 // Calls to differentiable functions
 //===----------------------------------------------------------------------===//
 
+BasicBlock *ForwardEmitter::SplitNormalEdge(InvokeInst &inv) {
+  BasicBlock *normal = inv.getNormalDest();
+  BasicBlock *cont = BasicBlock::Create(inv.getContext(), "invoke.cont",
+                                        &out_, normal);
+  inv.setNormalDest(cont);
+  normal->replacePhiUsesWith(inv.getParent(), cont);
+  b_.SetInsertPoint(cont);
+  b_.SetInsertPoint(b_.CreateBr(normal));
+  return cont;
+}
+
 DiffRequest ForwardEmitter::CalleeRequest(CallBase &call, Function &callee) {
   DiffRequest r;
   r.fn = &callee;
@@ -404,13 +415,7 @@ absl::Status ForwardEmitter::VisitModuleCall(CallBase &call, Function &callee) {
     CopyAbiParamAttrs(*dinv, **df);
     // The new invoke shares the old one's block and successors; the old
     // one is erased later, so split the edge for the new invoke.
-    BasicBlock *normal = inv->getNormalDest();
-    BasicBlock *cont = BasicBlock::Create(call.getContext(), "invoke.cont",
-                                          &out_, normal);
-    dinv->setNormalDest(cont);
-    normal->replacePhiUsesWith(inv->getParent(), cont);
-    b_.SetInsertPoint(cont);
-    b_.SetInsertPoint(b_.CreateBr(normal));
+    SplitNormalEdge(*dinv);
     ReplaceWithDerivativeResult(call, dinv, r);
     return absl::OkStatus();
   }
