@@ -59,7 +59,23 @@ static bool MovesRawBits(const Instruction &i) {
   return isa<LoadInst>(i) || isa<PHINode>(i) || isa<SelectInst>(i) ||
          isa<PtrToIntInst>(i) || isa<BitCastInst>(i) ||
          isa<ExtractValueInst>(i) || isa<ExtractElementInst>(i) ||
-         isa<FreezeInst>(i);
+         isa<FreezeInst>(i) || isa<AtomicRMWInst>(i) ||
+         isa<AtomicCmpXchgInst>(i);
+}
+
+/// The value an atomicrmw or cmpxchg stores; null for other instructions.
+static const Value *AtomicStoredValue(const Instruction &i) {
+  if (const auto *rmw = dyn_cast<AtomicRMWInst>(&i))
+    return rmw->getValOperand();
+  if (const auto *cx = dyn_cast<AtomicCmpXchgInst>(&i))
+    return cx->getNewValOperand();
+  return nullptr;
+}
+
+static const Value *AtomicPointer(const Instruction &i) {
+  if (const auto *rmw = dyn_cast<AtomicRMWInst>(&i))
+    return rmw->getPointerOperand();
+  return cast<AtomicCmpXchgInst>(i).getPointerOperand();
 }
 
 namespace {
@@ -214,6 +230,17 @@ public:
   }
 
   void VisitUserOfVaried(const Instruction &i, const Value *v) {
+    // Atomic read-modify-write and compare-exchange both store and load:
+    // a varied value stored makes the memory active, and the old value
+    // they return is read from it.
+    if (const Value *stored = AtomicStoredValue(i)) {
+      if (stored == v)
+        VaryMemory(AtomicPointer(i));
+      if (v != AtomicPointer(i) && stored != v)
+        return; // The compared value: decides, carries nothing.
+      Vary(&i);
+      return;
+    }
     if (const auto *st = dyn_cast<StoreInst>(&i)) {
       Vary(st);
       if (st->getValueOperand() == v)
@@ -269,9 +296,9 @@ public:
       if (const auto *ret = dyn_cast<ReturnInst>(&i)) {
         if (active_return && ret->getReturnValue())
           MarkUseful(ret->getReturnValue());
-      } else if (const auto *st = dyn_cast<StoreInst>(&i)) {
+      } else if (isa<StoreInst>(i) || AtomicStoredValue(i)) {
         // Stores into active memory, and any store of an active pointer.
-        MarkUseful(st);
+        MarkUseful(&i);
       } else if (const auto *call = dyn_cast<CallBase>(&i)) {
         if (!IsInactiveCall(*call))
           MarkUseful(call);

@@ -1,10 +1,11 @@
 //===- enzyme_bridge/ForwardEmitter.h - Forward-mode internals -*- C++ -*-===//
 //
 // Internal to the core: the visitor that adds tangent code to a copy of the
-// primal function. ForwardMode.cpp holds values, memory and control flow;
+// primal function. ForwardMode.cpp holds values and control flow;
 // ForwardCalls.cpp holds calls (intrinsics, rules, calls to functions in the
 // module, calls through function pointers), ForwardAllocation.cpp heap
-// allocation, ForwardMathCalls.cpp complex and output-pointer math.
+// allocation, ForwardMathCalls.cpp complex and output-pointer math,
+// ForwardAtomics.cpp loads, stores and atomic operations.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AUTODIFF_ENZYME_BRIDGE_FORWARDEMITTER_H
@@ -12,6 +13,7 @@
 
 #include "enzyme_bridge/ActivityAnalysis.h"
 #include "enzyme_bridge/Request.h"
+#include "enzyme_bridge/TypeAnalysis.h"
 
 #include "absl/status/status.h"
 #include "llvm/ADT/DenseMap.h"
@@ -36,7 +38,8 @@ public:
 
   absl::Status Run();
 
-  // Values and control flow (ForwardMode.cpp).
+  // Values and control flow (ForwardMode.cpp); memory accesses and atomics
+  // (ForwardAtomics.cpp).
   absl::Status visitInstruction(llvm::Instruction &i);
   absl::Status visitAllocaInst(llvm::AllocaInst &i);
   absl::Status visitLoadInst(llvm::LoadInst &i);
@@ -46,6 +49,10 @@ public:
   absl::Status visitUnaryOperator(llvm::UnaryOperator &i);
   absl::Status visitBinaryOperator(llvm::BinaryOperator &i);
   absl::Status VisitSignBitOp(llvm::BinaryOperator &i);
+  /// A diagnostic when `i`, an integer operation on the bits of an active
+  /// float, feeds a float again (its derivative would be lost).
+  absl::Status CheckFloatBitsKept(llvm::Instruction &i);
+  bool FloatBitsReachFloat(llvm::Instruction &i);
   absl::Status visitSelectInst(llvm::SelectInst &i);
   absl::Status visitPHINode(llvm::PHINode &) { return absl::OkStatus(); }
   absl::Status visitExtractValueInst(llvm::ExtractValueInst &i);
@@ -135,6 +142,8 @@ private:
   unsigned width_;
   llvm::IRBuilder<> b_;
   std::optional<ActivityInfo> activity_;
+  /// Computed on first need (integer copies of float bits).
+  std::optional<TypeInfo> types_;
   llvm::DenseMap<llvm::Value *, Lanes> tangents_;
   llvm::DenseMap<llvm::Type *, llvm::Value *> zero_shadows_;
   llvm::SmallVector<std::pair<llvm::PHINode *, Lanes>, 16> phis_;

@@ -16,6 +16,7 @@
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/ForwardEmitter.h"
 #include "enzyme_bridge/Rules.h"
+#include "enzyme_bridge/TypeAnalysis.h"
 #include "support/StatusMacros.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -446,10 +447,13 @@ void ForwardEmitter::FindUnneededPrimalStores() {
 //===----------------------------------------------------------------------===//
 
 absl::Status ForwardEmitter::visitInstruction(Instruction &i) {
-  bool anyActive = false;
+  // Any operand with a tangent or a shadow (raw bits of active memory
+  // moved as integers included), or an active result: the derivative
+  // would be lost by copying the instruction.
+  bool anyActive = Active(&i) && !i.getType()->isVoidTy();
   for (Value *op : i.operands())
-    anyActive |= HasT(op) && CarriesDerivative(op->getType());
-  if (!anyActive && !(Active(&i) && CarriesDerivative(i.getType())))
+    anyActive |= HasT(op);
+  if (!anyActive)
     return absl::OkStatus();
   return ErrorAt(absl::StatusCode::kUnimplemented, i,
                  std::string("no derivative rule for instruction `") +
@@ -478,53 +482,6 @@ absl::Status ForwardEmitter::visitAllocaInst(AllocaInst &i) {
   return absl::OkStatus();
 }
 
-absl::Status ForwardEmitter::visitLoadInst(LoadInst &i) {
-  Value *ptr = i.getPointerOperand();
-  if (!HasT(ptr) || !Active(&i))
-    return absl::OkStatus();
-  if (i.isAtomic() && CarriesDerivative(i.getType()))
-    return ErrorAt(absl::StatusCode::kUnimplemented, i,
-                   "atomic loads of active memory are not supported");
-  Lanes lanes;
-  for (unsigned k = 0; k < width_; ++k) {
-    Value *sp = T(ptr, k);
-    if (!sp) {
-      lanes.push_back(nullptr);
-      continue;
-    }
-    LoadInst *l = b_.CreateAlignedLoad(i.getType(), sp, i.getAlign(),
-                                       i.isVolatile(), i.getName() + "'");
-    lanes.push_back(l);
-  }
-  SetT(&i, lanes);
-  return absl::OkStatus();
-}
-
-absl::Status ForwardEmitter::visitStoreInst(StoreInst &i) {
-  Value *val = i.getValueOperand();
-  Value *ptr = i.getPointerOperand();
-  if (!HasT(ptr)) {
-    if (HasT(val) && CarriesDerivative(val->getType()) && Active(val))
-      return ErrorAt(
-          absl::StatusCode::kInvalidArgument, i,
-          "the stored value is active but the destination has no shadow "
-          "memory (it is not derived from a duplicated argument, a local "
-          "variable or a heap allocation); pass it with enzyme_dup, or give "
-          "the global a shadow with !enzyme_shadow");
-    return absl::OkStatus();
-  }
-  if (i.isAtomic() && CarriesDerivative(val->getType()) && HasT(val))
-    return ErrorAt(absl::StatusCode::kUnimplemented, i,
-                   "atomic stores of active values are not supported");
-  for (unsigned k = 0; k < width_; ++k) {
-    Value *sp = T(ptr, k);
-    if (!sp)
-      continue;
-    b_.CreateAlignedStore(TOrZero(val, k), sp, i.getAlign(), i.isVolatile());
-  }
-  return absl::OkStatus();
-}
-
 absl::Status ForwardEmitter::visitGetElementPtrInst(GetElementPtrInst &i) {
   Value *base = i.getPointerOperand();
   if (!HasT(base))
@@ -543,6 +500,55 @@ absl::Status ForwardEmitter::visitGetElementPtrInst(GetElementPtrInst &i) {
   return absl::OkStatus();
 }
 
+/// Whether the integer result of `i` flows, through integer operations,
+/// into a floating-point value again: reinterpreted as one, or stored into
+/// active memory that holds floats.
+bool ForwardEmitter::FloatBitsReachFloat(Instruction &i) {
+  SmallVector<Instruction *, 16> work = {&i};
+  SmallPtrSet<Instruction *, 16> seen;
+  while (!work.empty() && seen.size() < 256) {
+    Instruction *v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    for (User *u : v->users()) {
+      auto *ui = dyn_cast<Instruction>(u);
+      if (!ui)
+        continue;
+      if (isa<BitCastInst>(ui) && ui->getType()->isFPOrFPVectorTy())
+        return true;
+      if (auto *st = dyn_cast<StoreInst>(ui)) {
+        if (st->getValueOperand() != v || !HasT(st->getPointerOperand()))
+          continue;
+        if (!types_)
+          types_.emplace(TypeInfo::Compute(out_));
+        if (types_->TypesAt(st->getPointerOperand()).Lookup(0).kind ==
+            BaseType::Float)
+          return true;
+        continue;
+      }
+      if (ui->getType()->isIntOrIntVectorTy() &&
+          (isa<BinaryOperator>(ui) || isa<CastInst>(ui) || isa<PHINode>(ui) ||
+           isa<SelectInst>(ui) || isa<FreezeInst>(ui)))
+        work.push_back(ui);
+    }
+  }
+  return false;
+}
+
+absl::Status ForwardEmitter::CheckFloatBitsKept(Instruction &i) {
+  bool bits = false;
+  for (Value *op : i.operands())
+    bits |= op->getType()->isIntOrIntVectorTy() && HasT(op);
+  if (!bits || !FloatBitsReachFloat(i))
+    return absl::OkStatus();
+  return ErrorAt(absl::StatusCode::kUnimplemented, i,
+                 std::string("integer `") + i.getOpcodeName() +
+                     "` on the bits of an active floating-point value, used "
+                     "as a floating-point value again, cannot be "
+                     "differentiated (only moves and sign-bit operations "
+                     "can); do the arithmetic on the floating-point value");
+}
+
 absl::Status ForwardEmitter::visitCastInst(CastInst &i) {
   Value *op = i.getOperand(0);
   switch (i.getOpcode()) {
@@ -553,8 +559,14 @@ absl::Status ForwardEmitter::visitCastInst(CastInst &i) {
   case Instruction::PtrToInt:
   case Instruction::IntToPtr:
     break;
+  case Instruction::Trunc:
+  case Instruction::ZExt:
+  case Instruction::SExt:
+    // Integer casts carry no derivative, unless they move the bits of an
+    // active float into a float again.
+    return CheckFloatBitsKept(i);
   default:
-    // Integer casts and int<->fp conversions carry no derivative.
+    // int<->fp conversions carry no derivative.
     return absl::OkStatus();
   }
   if (!HasT(op))
@@ -609,12 +621,14 @@ absl::Status ForwardEmitter::VisitSignBitOp(BinaryOperator &i) {
   auto *ty = dyn_cast<IntegerType>(i.getType());
   if (!ty || (ty->getBitWidth() != 64 && ty->getBitWidth() != 32) ||
       !Active(&i))
-    return absl::OkStatus();
+    return CheckFloatBitsKept(i);
   Value *a = i.getOperand(0), *c = i.getOperand(1);
   if (!HasT(a) && HasT(c))
     std::swap(a, c);
-  if (!HasT(a) || HasT(c))
+  if (!HasT(a))
     return absl::OkStatus();
+  if (HasT(c))
+    return CheckFloatBitsKept(i);
   APInt sign = APInt::getSignMask(ty->getBitWidth());
   const APInt *k = nullptr;
   bool isConst = match(c, m_APInt(k));
@@ -630,7 +644,7 @@ absl::Status ForwardEmitter::VisitSignBitOp(BinaryOperator &i) {
            match(c, m_And(m_Value(), m_SpecificInt(sign))))
     signOfA = c; // copysign(|a|, b): the tangent takes b's sign
   else
-    return absl::OkStatus();
+    return CheckFloatBitsKept(i);
   SetLanes(&i, [&](unsigned k) { return b_.CreateXor(T(a, k), signOfA); });
   return absl::OkStatus();
 }
@@ -715,23 +729,6 @@ absl::Status ForwardEmitter::visitFreezeInst(FreezeInst &i) {
   if (!HasT(op))
     return absl::OkStatus();
   SetLanes(&i, [&](unsigned k) { return T(op, k); });
-  return absl::OkStatus();
-}
-
-absl::Status ForwardEmitter::visitAtomicRMWInst(AtomicRMWInst &i) {
-  if (HasT(i.getPointerOperand()) && i.getType()->isFPOrFPVectorTy())
-    return ErrorAt(absl::StatusCode::kUnimplemented, i,
-                   "atomic read-modify-write on active memory is not "
-                   "supported");
-  return absl::OkStatus();
-}
-
-absl::Status ForwardEmitter::visitAtomicCmpXchgInst(AtomicCmpXchgInst &i) {
-  if (HasT(i.getPointerOperand()) && HasT(i.getNewValOperand()) &&
-      CarriesDerivative(i.getNewValOperand()->getType()))
-    return ErrorAt(absl::StatusCode::kUnimplemented, i,
-                   "atomic compare-exchange of active values is not "
-                   "supported");
   return absl::OkStatus();
 }
 

@@ -1,0 +1,178 @@
+//===- enzyme_bridge/ForwardAtomics.cpp - Tangents of atomic operations ---===//
+//
+// Atomic operations on active memory update the shadow with the matching
+// atomic operation, so tangents stay right when threads add into the same
+// location:
+//  - atomic loads and stores: the same atomic access on the shadow;
+//  - atomicrmw xchg, fadd, fsub: the same operation on the shadow with the
+//    value's tangent; the old value's tangent is what the shadow held;
+//  - atomicrmw fmax/fmin/fmaximum/fminimum, and cmpxchg: the new tangent
+//    depends on the primal outcome, so the old tangent is read and the new
+//    one installed with a compare-exchange on the shadow (a no-op when the
+//    primal did not write; it leaves a tangent written concurrently by
+//    another thread in place);
+//  - integer read-modify-write of an active value's bits: a diagnostic.
+// Each tangent uses the primal's ordering and synchronization scope.
+//
+//===----------------------------------------------------------------------===//
+#include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/ForwardEmitter.h"
+
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace autodiff {
+
+/// The diagnostic for an active value stored where no shadow exists.
+static absl::Status NoShadowForStore(const Instruction &i) {
+  return ErrorAt(absl::StatusCode::kInvalidArgument, i,
+                 "the stored value is active but the destination has no "
+                 "shadow memory (it is not derived from a duplicated "
+                 "argument, a local variable or a heap allocation); pass it "
+                 "with enzyme_dup, or give the global a shadow with "
+                 "!enzyme_shadow");
+}
+
+absl::Status ForwardEmitter::visitStoreInst(StoreInst &i) {
+  Value *val = i.getValueOperand();
+  Value *ptr = i.getPointerOperand();
+  if (!HasT(ptr)) {
+    if (HasT(val) && CarriesDerivative(val->getType()) && Active(val))
+      return NoShadowForStore(i);
+    return absl::OkStatus();
+  }
+  for (unsigned k = 0; k < width_; ++k) {
+    Value *sp = T(ptr, k);
+    if (!sp)
+      continue;
+    StoreInst *s = b_.CreateAlignedStore(TOrZero(val, k), sp, i.getAlign(),
+                                         i.isVolatile());
+    s->setAtomic(i.getOrdering(), i.getSyncScopeID());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ForwardEmitter::visitLoadInst(LoadInst &i) {
+  Value *ptr = i.getPointerOperand();
+  if (!HasT(ptr) || !Active(&i))
+    return absl::OkStatus();
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k) {
+    Value *sp = T(ptr, k);
+    if (!sp) {
+      lanes.push_back(nullptr);
+      continue;
+    }
+    LoadInst *l = b_.CreateAlignedLoad(i.getType(), sp, i.getAlign(),
+                                       i.isVolatile(), i.getName() + "'");
+    l->setAtomic(i.getOrdering(), i.getSyncScopeID());
+    lanes.push_back(l);
+  }
+  SetT(&i, lanes);
+  return absl::OkStatus();
+}
+
+/// Whether the new value of `op` is its operand when `old` held `oldv` and
+/// `v` was applied: the comparison that decides a float max/min.
+static Value *TakesOperand(IRBuilder<> &b, AtomicRMWInst::BinOp op,
+                           Value *oldv, Value *v) {
+  bool isMax = op == AtomicRMWInst::FMax || op == AtomicRMWInst::FMaximum;
+  Value *better = isMax ? b.CreateFCmpOGT(v, oldv) : b.CreateFCmpOLT(v, oldv);
+  // maxnum/minnum take the operand when the old value is NaN.
+  return b.CreateOr(better, b.CreateFCmpUNO(oldv, oldv));
+}
+
+/// Installs `tnew` in the shadow `sp` if it still holds `told` (both of
+/// type `ty`); floats go through integers of the same width.
+static void ReplaceShadow(IRBuilder<> &b, Value *sp, Value *told, Value *tnew,
+                          Align align, SyncScope::ID scope) {
+  Type *ty = told->getType();
+  if (ty->isFloatingPointTy()) {
+    Type *bits = b.getIntNTy(ty->getPrimitiveSizeInBits());
+    Value *oldBits = b.CreateBitCast(told, bits);
+    Value *newBits = b.CreateBitCast(tnew, bits);
+    told = oldBits;
+    tnew = newBits;
+  }
+  b.CreateAtomicCmpXchg(sp, told, tnew, align, AtomicOrdering::Monotonic,
+                        AtomicOrdering::Monotonic, scope);
+}
+
+absl::Status ForwardEmitter::visitAtomicRMWInst(AtomicRMWInst &i) {
+  Value *ptr = i.getPointerOperand(), *val = i.getValOperand();
+  if (!HasT(ptr)) {
+    if (HasT(val) && CarriesDerivative(val->getType()) && Active(val))
+      return NoShadowForStore(i);
+    return absl::OkStatus();
+  }
+  AtomicRMWInst::BinOp op = i.getOperation();
+  bool isFloatOp = AtomicRMWInst::isFPOperation(op);
+  if (!isFloatOp && op != AtomicRMWInst::Xchg) {
+    // Integer arithmetic on the bits of an active value has no derivative.
+    if (HasT(val) && Active(&i))
+      return ErrorAt(absl::StatusCode::kUnimplemented, i,
+                     std::string("integer atomic `") +
+                         AtomicRMWInst::getOperationName(op).str() +
+                         "` on memory that holds active floating-point data "
+                         "cannot be differentiated");
+    return absl::OkStatus();
+  }
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k) {
+    Value *sp = T(ptr, k);
+    if (!sp) {
+      lanes.push_back(nullptr);
+      continue;
+    }
+    Value *tv = TOrZero(val, k);
+    if (op == AtomicRMWInst::Xchg || op == AtomicRMWInst::FAdd ||
+        op == AtomicRMWInst::FSub) {
+      lanes.push_back(b_.CreateAtomicRMW(op, sp, tv, i.getAlign(),
+                                         i.getOrdering(), i.getSyncScopeID()));
+      continue;
+    }
+    // max/min: the new tangent is the operand's if the operand won.
+    LoadInst *told = b_.CreateAlignedLoad(i.getType(), sp, i.getAlign(),
+                                          i.getName() + "'old");
+    told->setAtomic(AtomicOrdering::Monotonic, i.getSyncScopeID());
+    Value *takes = TakesOperand(b_, op, &i, val);
+    Value *tnew = b_.CreateSelect(takes, tv, told);
+    ReplaceShadow(b_, sp, told, tnew, i.getAlign(), i.getSyncScopeID());
+    lanes.push_back(told);
+  }
+  SetT(&i, lanes);
+  return absl::OkStatus();
+}
+
+/// cmpxchg returns {old, success}; on success the new value is stored, so
+/// its tangent is; the old value's tangent is what the shadow held.
+absl::Status ForwardEmitter::visitAtomicCmpXchgInst(AtomicCmpXchgInst &i) {
+  Value *ptr = i.getPointerOperand(), *val = i.getNewValOperand();
+  if (!HasT(ptr)) {
+    if (HasT(val) && CarriesDerivative(val->getType()) && Active(val))
+      return NoShadowForStore(i);
+    return absl::OkStatus();
+  }
+  Type *ty = val->getType();
+  Value *success = b_.CreateExtractValue(&i, 1, i.getName() + ".ok");
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k) {
+    Value *sp = T(ptr, k);
+    if (!sp) {
+      lanes.push_back(nullptr);
+      continue;
+    }
+    LoadInst *told = b_.CreateAlignedLoad(ty, sp, i.getAlign(),
+                                          i.getName() + "'old");
+    told->setAtomic(AtomicOrdering::Monotonic, i.getSyncScopeID());
+    Value *tnew = b_.CreateSelect(success, TOrZero(val, k), told);
+    ReplaceShadow(b_, sp, told, tnew, i.getAlign(), i.getSyncScopeID());
+    Value *agg = b_.CreateInsertValue(PoisonValue::get(i.getType()), told, 0);
+    lanes.push_back(b_.CreateInsertValue(agg, success, 1));
+  }
+  SetT(&i, lanes);
+  return absl::OkStatus();
+}
+
+} // namespace autodiff
