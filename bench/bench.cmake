@@ -45,3 +45,35 @@ set_source_files_properties(${_bench_obj} PROPERTIES
 add_executable(bench_forward bench_forward.cpp ${_bench_obj})
 target_include_directories(bench_forward PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(bench_forward PRIVATE benchmark::benchmark m)
+
+#===----------------------------------------------------------------------===#
+# bench_ad_time: AD time and peak memory against module size. The modules
+# are generated C programs (scale/gen_module.py N: N noinline functions,
+# one request reaching all of them) compiled to IR at -O2.
+#===----------------------------------------------------------------------===#
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(NOT Python3_Interpreter_FOUND)
+  message(STATUS "bench_ad_time: no python3, skipped")
+  return()
+endif()
+set(_scale_modules)
+foreach(_n 250 1000 4000)
+  set(_c ${CMAKE_CURRENT_BINARY_DIR}/scale_${_n}.c)
+  set(_ll ${CMAKE_CURRENT_BINARY_DIR}/scale_${_n}.ll)
+  add_custom_command(
+    OUTPUT ${_ll}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/scale/gen_module.py
+            ${_n} --out ${_c}
+    COMMAND ${AUTODIFF_BENCH_CLANG} -O2 -S -emit-llvm ${_c} -o ${_ll}
+    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/scale/gen_module.py
+    COMMENT "bench: generating the ${_n}-function scale module"
+    VERBATIM)
+  list(APPEND _scale_modules ${_ll})
+endforeach()
+add_custom_target(bench_scale_modules DEPENDS ${_scale_modules})
+add_executable(bench_ad_time bench_ad_time.cpp)
+add_dependencies(bench_ad_time bench_scale_modules)
+string(REPLACE ";" "\\;" _scale_list "${_scale_modules}")
+target_compile_definitions(bench_ad_time PRIVATE
+  "AUTODIFF_SCALE_MODULES=\"${_scale_list}\"")
+target_link_libraries(bench_ad_time PRIVATE autodiff_codegen benchmark::benchmark)

@@ -142,6 +142,11 @@ absl::Status CheckDistinctTargets(const std::vector<LoweringRequest> &reqs) {
 
 } // namespace
 
+void OptimizeModule(llvm::Module &m, OptLevel level) {
+  if (level != OptLevel::O0)
+    Optimize(m, level, /*before_ad=*/false);
+}
+
 std::optional<OptLevel> ParseOptLevel(std::string_view s) {
   if (s.size() == 2 && (s[0] == 'O' || s[0] == 'o'))
     s.remove_prefix(1);

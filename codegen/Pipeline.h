@@ -51,6 +51,11 @@ absl::Status RunAutodiffPipeline(llvm::Module &m,
                                  const std::vector<LoweringRequest> &requests,
                                  const PipelineOptions &opts);
 
+/// Runs LLVM's default per-module pipeline at `level` on `m`, as
+/// `opt -O<level>` does (with a TargetMachine for the module's triple when
+/// one can be made): what post-optimization runs after AD.
+void OptimizeModule(llvm::Module &m, OptLevel level);
+
 /// "O0".."Oz" <-> OptLevel.
 std::optional<OptLevel> ParseOptLevel(std::string_view s);
 

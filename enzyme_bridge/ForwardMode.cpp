@@ -245,9 +245,14 @@ absl::Status ForwardEmitter::Run() {
   out_.setLinkage(GlobalValue::InternalLinkage);
   out_.addFnAttr(kPrimalAttr, f.getName());
   out_.setMemoryEffects(MemoryEffects::unknown());
+  // Inlining attributes carry over (a noinline primal gets a noinline
+  // derivative, so the inliner is given no more than the primal pipeline
+  // allows), except clang's -O0 pair `noinline optnone`: derivatives are
+  // optimized whatever the primal's level.
+  if (out_.hasFnAttribute(Attribute::OptimizeNone))
+    out_.removeFnAttr(Attribute::NoInline);
   for (Attribute::AttrKind k :
-       {Attribute::Speculatable, Attribute::NoInline, Attribute::OptimizeNone,
-        Attribute::AlwaysInline, Attribute::Naked})
+       {Attribute::Speculatable, Attribute::OptimizeNone, Attribute::Naked})
     out_.removeFnAttr(k);
   out_.removeRetAttrs(AttributeFuncs::typeIncompatible(
       out_.getReturnType(), out_.getAttributes().getRetAttrs()));
