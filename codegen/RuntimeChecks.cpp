@@ -133,9 +133,9 @@ absl::Status EmitLengthChecks(llvm::IRBuilder<> &b,
     if (c.factor != 1) {
       llvm::Value *mul = b.CreateBinaryIntrinsic(
           llvm::Intrinsic::umul_with_overflow, primal, b.getInt64(c.factor));
-      need =
-          b.CreateSelect(b.CreateExtractValue(mul, 1), b.getInt64(UINT64_MAX),
-                         b.CreateExtractValue(mul, 0), "need");
+      llvm::Value *overflow = b.CreateExtractValue(mul, 1);
+      llvm::Value *product = b.CreateExtractValue(mul, 0);
+      need = b.CreateSelect(overflow, b.getInt64(UINT64_MAX), product, "need");
       absl::StrAppend(&fmt, " and ", c.factor, " lanes need length %llu");
     }
     fmt += "\n";

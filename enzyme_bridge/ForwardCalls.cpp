@@ -175,8 +175,9 @@ absl::Status ForwardEmitter::VisitIntrinsic(CallBase &call, Function &callee) {
     // Linear in both operands.
     Lanes lanes;
     for (unsigned k = 0; k < width_; ++k) {
-      CallInst *r = b_.CreateFAddReduce(TOrZero(args[0], k),
-                                        TOrZero(args[1], k));
+      Value *tstart = TOrZero(args[0], k);
+      Value *tvec = TOrZero(args[1], k);
+      CallInst *r = b_.CreateFAddReduce(tstart, tvec);
       r->copyFastMathFlags(&call);
       lanes.push_back(r);
     }
@@ -202,7 +203,9 @@ absl::Status ForwardEmitter::VisitIntrinsic(CallBase &call, Function &callee) {
         for (unsigned j = 0; j < n; ++j) {
           Value *v = b_.CreateExtractElement(vec, j);
           Value *dv = b_.CreateExtractElement(tv, j);
-          t = b_.CreateFAdd(b_.CreateFMul(t, v), b_.CreateFMul(acc, dv));
+          Value *tv = b_.CreateFMul(t, v);
+          Value *accdv = b_.CreateFMul(acc, dv);
+          t = b_.CreateFAdd(tv, accdv);
           acc = b_.CreateFMul(acc, v);
         }
       } else {
@@ -306,17 +309,26 @@ bool ForwardEmitter::VisitX86Intrinsic(CallBase &call) {
       return Clone(ops);
     }
     Value *a = call.getArgOperand(0), *b = call.getArgOperand(1);
-    if (dot) // (a . b)' = a' . b + a . b'
-      return b_.CreateFAdd(Clone({{0, TOrZero(a, k)}}),
-                           Clone({{1, TOrZero(b, k)}}));
-    if (fmaddsub) // a b -+ c: (a' b -+ c') + a b'
-      return b_.CreateFAdd(
-          Clone({{0, TOrZero(a, k)}, {2, TOrZero(call.getArgOperand(2), k)}}),
-          b_.CreateFMul(a, TOrZero(b, k)));
+    if (dot) { // (a . b)' = a' . b + a . b'
+      Value *ta = TOrZero(a, k);
+      Value *left = Clone({{0, ta}});
+      Value *tb = TOrZero(b, k);
+      Value *right = Clone({{1, tb}});
+      return b_.CreateFAdd(left, right);
+    }
+    if (fmaddsub) { // a b -+ c: (a' b -+ c') + a b'
+      Value *ta = TOrZero(a, k);
+      Value *tc = TOrZero(call.getArgOperand(2), k);
+      Value *left = Clone({{0, ta}, {2, tc}});
+      Value *tb = TOrZero(b, k);
+      return b_.CreateFAdd(left, b_.CreateFMul(a, tb));
+    }
     // max/min: the lanes that came from the first operand take its tangent
     // (this also covers the scalar forms, whose upper lanes are a's).
-    return b_.CreateSelect(b_.CreateFCmpOEQ(&call, a), TOrZero(a, k),
-                           TOrZero(b, k));
+    Value *fromA = b_.CreateFCmpOEQ(&call, a);
+    Value *ta = TOrZero(a, k);
+    Value *tb = TOrZero(b, k);
+    return b_.CreateSelect(fromA, ta, tb);
   });
   return true;
 }

@@ -107,8 +107,9 @@ static Function *DigammaHelper(Module &m) {
   Value *poly = C(1.0 / 132);
   for (double c : {1.0 / 240, 1.0 / 252, 1.0 / 120, 1.0 / 12})
     poly = b.CreateFSub(C(c), b.CreateFMul(f2, poly));
-  Value *r = b.CreateFSub(I(b, Intrinsic::log, xi),
-                          b.CreateFDiv(C(0.5), xi));
+  Value *logx = I(b, Intrinsic::log, xi);
+  Value *half = b.CreateFDiv(C(0.5), xi);
+  Value *r = b.CreateFSub(logx, half);
   r = b.CreateFSub(r, b.CreateFMul(f2, poly));
   b.CreateRet(b.CreateFAdd(acc, r));
   return f;
@@ -156,21 +157,23 @@ bool ForwardEmitter::VisitComplexCall(CallBase &call, StringRef name) {
       return false;
   // Complex arithmetic on (re, im) pairs.
   using C = std::pair<Value *, Value *>;
+  // Each product is named before its sum: argument evaluation order is
+  // the C++ compiler's choice, and the emitted IR must not depend on it.
+  auto MulAdd = [&](Value *a, Value *b, Value *c, Value *d, bool sub) {
+    Value *ab = b_.CreateFMul(a, b);
+    Value *cd = b_.CreateFMul(c, d);
+    return sub ? b_.CreateFSub(ab, cd) : b_.CreateFAdd(ab, cd);
+  };
   auto Mul = [&](C x, C y) -> C {
-    return {b_.CreateFSub(b_.CreateFMul(x.first, y.first),
-                          b_.CreateFMul(x.second, y.second)),
-            b_.CreateFAdd(b_.CreateFMul(x.first, y.second),
-                          b_.CreateFMul(x.second, y.first))};
+    Value *re = MulAdd(x.first, y.first, x.second, y.second, true);
+    Value *im = MulAdd(x.first, y.second, x.second, y.first, false);
+    return {re, im};
   };
   auto Div = [&](C x, C y) -> C {
-    Value *den = b_.CreateFAdd(b_.CreateFMul(y.first, y.first),
-                               b_.CreateFMul(y.second, y.second));
-    return {b_.CreateFDiv(b_.CreateFAdd(b_.CreateFMul(x.first, y.first),
-                                        b_.CreateFMul(x.second, y.second)),
-                          den),
-            b_.CreateFDiv(b_.CreateFSub(b_.CreateFMul(x.second, y.first),
-                                        b_.CreateFMul(x.first, y.second)),
-                          den)};
+    Value *den = MulAdd(y.first, y.first, y.second, y.second, false);
+    Value *re = MulAdd(x.first, y.first, x.second, y.second, false);
+    Value *im = MulAdd(x.second, y.first, x.first, y.second, true);
+    return {b_.CreateFDiv(re, den), b_.CreateFDiv(im, den)};
   };
   auto Sub = [&](C x, C y) -> C {
     return {b_.CreateFSub(x.first, y.first), b_.CreateFSub(x.second, y.second)};
@@ -188,10 +191,13 @@ bool ForwardEmitter::VisitComplexCall(CallBase &call, StringRef name) {
       C w = {call.getArgOperand(2), call.getArgOperand(3)};
       C dw = {TOrZero(call.getArgOperand(2), k),
               TOrZero(call.getArgOperand(3), k)};
-      if (isMul) // (z w)' = z' w + z w'
-        t = Add(Mul(dz, w), Mul(z, dw));
-      else // (z / w)' = (z' - q w') / w
+      if (isMul) { // (z w)' = z' w + z w'
+        C dzw = Mul(dz, w);
+        C zdw = Mul(z, dw);
+        t = Add(dzw, zdw);
+      } else { // (z / w)' = (z' - q w') / w
         t = Div(Sub(dz, Mul(r, dw)), w);
+      }
     } else if (isExp) { // exp(z)' = exp(z) z'
       t = Mul(r, dz);
     } else if (isLog) { // log(z)' = z' / z

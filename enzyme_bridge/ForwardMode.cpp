@@ -185,10 +185,12 @@ Value *ForwardEmitter::ZeroShadow(Type *t) {
 Value *ForwardEmitter::InZeroArena(Value *shadow) {
   Module &m = *out_.getParent();
   Value *base = b_.CreateLoad(b_.getPtrTy(), ZeroArenaGlobal(m));
-  Value *off = b_.CreateSub(b_.CreatePtrToInt(shadow, b_.getInt64Ty()),
-                            b_.CreatePtrToInt(base, b_.getInt64Ty()));
-  return b_.CreateAnd(b_.CreateIsNotNull(base),
-                      b_.CreateICmpULT(off, b_.getInt64(kZeroArenaSize)));
+  Value *shadowAddr = b_.CreatePtrToInt(shadow, b_.getInt64Ty());
+  Value *baseAddr = b_.CreatePtrToInt(base, b_.getInt64Ty());
+  Value *off = b_.CreateSub(shadowAddr, baseAddr);
+  Value *mapped = b_.CreateIsNotNull(base);
+  Value *inside = b_.CreateICmpULT(off, b_.getInt64(kZeroArenaSize));
+  return b_.CreateAnd(mapped, inside);
 }
 
 bool ForwardEmitter::HasT(Value *v) {
@@ -668,8 +670,9 @@ absl::Status ForwardEmitter::visitSelectInst(SelectInst &i) {
   if (!(HasT(a) || HasT(c)) || !Active(&i))
     return absl::OkStatus();
   SetLanes(&i, [&](unsigned k) {
-    return b_.CreateSelect(i.getCondition(), TOrZero(a, k), TOrZero(c, k),
-                           i.getName() + "'");
+    Value *ta = TOrZero(a, k);
+    Value *tc = TOrZero(c, k);
+    return b_.CreateSelect(i.getCondition(), ta, tc, i.getName() + "'");
   });
   return absl::OkStatus();
 }
@@ -690,8 +693,9 @@ absl::Status ForwardEmitter::visitInsertValueInst(InsertValueInst &i) {
   if (!(HasT(agg) || HasT(val)) || !Active(&i))
     return absl::OkStatus();
   SetLanes(&i, [&](unsigned k) {
-    return b_.CreateInsertValue(TOrZero(agg, k), TOrZero(val, k),
-                                i.getIndices(), i.getName() + "'");
+    Value *tagg = TOrZero(agg, k);
+    Value *tval = TOrZero(val, k);
+    return b_.CreateInsertValue(tagg, tval, i.getIndices(), i.getName() + "'");
   });
   return absl::OkStatus();
 }
@@ -712,8 +716,10 @@ absl::Status ForwardEmitter::visitInsertElementInst(InsertElementInst &i) {
   if (!(HasT(vec) || HasT(elt)) || !Active(&i))
     return absl::OkStatus();
   SetLanes(&i, [&](unsigned k) {
-    return b_.CreateInsertElement(TOrZero(vec, k), TOrZero(elt, k),
-                                  i.getOperand(2), i.getName() + "'");
+    Value *tvec = TOrZero(vec, k);
+    Value *telt = TOrZero(elt, k);
+    return b_.CreateInsertElement(tvec, telt, i.getOperand(2),
+                                  i.getName() + "'");
   });
   return absl::OkStatus();
 }
@@ -723,8 +729,10 @@ absl::Status ForwardEmitter::visitShuffleVectorInst(ShuffleVectorInst &i) {
   if (!(HasT(a) || HasT(c)) || !Active(&i))
     return absl::OkStatus();
   SetLanes(&i, [&](unsigned k) {
-    return b_.CreateShuffleVector(TOrZero(a, k), TOrZero(c, k),
-                                  i.getShuffleMask(), i.getName() + "'");
+    Value *ta = TOrZero(a, k);
+    Value *tc = TOrZero(c, k);
+    return b_.CreateShuffleVector(ta, tc, i.getShuffleMask(),
+                                  i.getName() + "'");
   });
   return absl::OkStatus();
 }

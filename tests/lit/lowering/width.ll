@@ -40,8 +40,8 @@ define double @sum_sq(ptr %x.0, i64 %x.1) {
 ; CHECK-LABEL: define void @s4(ptr sret({ double, double, double, double }) %ret, ptr %x, i64 %x.len, ptr %dx, i64 %dx.len) {
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    [[MUL:%.*]] = call { i64, i1 } @llvm.umul.with.overflow.i64(i64 %x.len, i64 4)
-; CHECK-NEXT:    [[PROD:%.*]] = extractvalue { i64, i1 } [[MUL]], 0
 ; CHECK-NEXT:    [[OV:%.*]] = extractvalue { i64, i1 } [[MUL]], 1
+; CHECK-NEXT:    [[PROD:%.*]] = extractvalue { i64, i1 } [[MUL]], 0
 ; CHECK-NEXT:    %need = select i1 [[OV]], i64 -1, i64 [[PROD]]
 ; CHECK-NEXT:    %short_shadow = icmp ult i64 %dx.len, %need
 ; CHECK:       length_error:
