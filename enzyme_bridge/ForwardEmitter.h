@@ -102,6 +102,7 @@ private:
   void FillTangentPhis();
   absl::Status RewriteReturns();
   void FindUnneededPrimalStores();
+  void DropNamesOfUnnamedTangents();
 
   // Calls.
   absl::Status VisitIntrinsic(llvm::CallBase &call, llvm::Function &callee);

@@ -321,7 +321,18 @@ absl::Status ForwardEmitter::Run() {
     i->eraseFromParent();
   for (Instruction *i : erase_)
     i->eraseFromParent();
+  DropNamesOfUnnamedTangents();
   return absl::OkStatus();
+}
+
+/// A tangent is named after its primal (`x'`); the tangent of an unnamed
+/// primal would be named `'`, `'1`, ...: names that only cost memory (a
+/// symbol-table entry each, millions in a large module), so they go.
+void ForwardEmitter::DropNamesOfUnnamedTangents() {
+  for (BasicBlock &bb : out_)
+    for (Instruction &i : bb)
+      if (i.hasName() && i.getName().starts_with("'"))
+        i.setName("");
 }
 
 absl::Status EmitForwardDerivative(const DiffRequest &r, Function &out,
