@@ -266,41 +266,31 @@ void CleanUp(Module &m) {
 /// Differentiates one batch of request calls with one cache.
 absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
                                 const BridgeOptions &opts) {
-  std::vector<std::string> errors;
+  std::vector<absl::Status> errors;
   SmallVector<RequestCall, 16> parsed;
   for (CallBase *cb : calls) {
     absl::StatusOr<RequestCall> rc = ParseRequestCall(*cb);
     if (!rc.ok()) {
-      errors.push_back(std::string(rc.status().message()));
+      errors.push_back(rc.status());
       continue;
     }
     parsed.push_back(*rc);
   }
 
   DerivativeCache cache(m);
-  absl::StatusCode code = absl::StatusCode::kInvalidArgument;
   SmallVector<std::pair<RequestCall *, Function *>, 16> todo;
   for (RequestCall &rc : parsed) {
     absl::StatusOr<Function *> df = cache.Get(rc.request);
     if (!df.ok()) {
-      code = df.status().code();
-      errors.push_back(DescribePlace(*rc.call) + ": " +
-                       std::string(df.status().message()));
+      errors.push_back(ErrorAt(df.status().code(), *rc.call,
+                               std::string(df.status().message())));
       continue;
     }
     todo.push_back({&rc, *df});
   }
-  if (errors.empty()) {
-    absl::Status st = cache.Drain();
-    if (!st.ok())
-      return st;
-  }
-  if (!errors.empty()) {
-    std::string msg;
-    for (const std::string &e : errors)
-      msg += (msg.empty() ? "" : "\n") + e;
-    return absl::Status(code, msg);
-  }
+  if (!errors.empty())
+    return JoinProblems(errors);
+  AD_RETURN_IF_ERROR(cache.Drain());
   if (opts.cache_log)
     cache.Print(*opts.cache_log);
   for (auto &[rc, df] : todo)
