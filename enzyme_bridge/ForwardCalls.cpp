@@ -11,6 +11,7 @@
 // values is a diagnostic.
 //
 //===----------------------------------------------------------------------===//
+#include "enzyme_bridge/CallSite.h"
 #include "enzyme_bridge/DerivativeCache.h"
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/ForwardEmitter.h"
@@ -27,6 +28,50 @@
 using namespace llvm;
 
 namespace autodiff {
+
+namespace {
+
+/// The diagnostic for a call with active arguments that nothing handles.
+absl::Status NoRuleForCall(CallBase &call, Function *callee) {
+  const char *inactive = "if it cannot affect derivatives, mark it inactive "
+                         "(the \"enzyme_inactive\" attribute or "
+                         "__enzyme_inactivefn)";
+  if (!callee)
+    return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                   "inline assembly on active data cannot be differentiated; "
+                   "move it into a function and register a custom derivative "
+                   "for that function with __enzyme_register_derivative_NAME, "
+                   "or mark that function inactive (the \"enzyme_inactive\" "
+                   "attribute or __enzyme_inactivefn) if it cannot affect "
+                   "derivatives");
+  if (RequestModeOf(call))
+    return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                   "a request for a derivative inside code being "
+                   "differentiated, which could not be replaced by its "
+                   "derivative first (it is reached through a function "
+                   "pointer, or requests reach each other recursively); this "
+                   "is not supported");
+  StringRef name = callee->getName();
+  if (name.starts_with("__enzyme_"))
+    return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                   "`" + name.str() +
+                       "` is part of the Enzyme interface, not a function to "
+                       "differentiate; it is not supported inside code being "
+                       "differentiated");
+  if (!callee->hasName())
+    return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                   "no derivative rule for a call to an unnamed function, "
+                   "which receives active values; " + std::string(inactive) +
+                       ", or give its definition to the module");
+  return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                 "no derivative rule for call to `" + name.str() +
+                     "`, which receives active values; " + inactive +
+                     ", or give its definition to the module, or register a "
+                     "custom derivative (__enzyme_register_derivative_" +
+                     name.str() + ")");
+}
+
+} // namespace
 
 absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
   if (IsInactiveCall(call))
@@ -78,15 +123,7 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
       none_of(call.args(),
               [](Value *a) { return ContainsPointer(a->getType()); }))
     return absl::OkStatus();
-  std::string name = callee ? callee->getName().str() : "inline assembly";
-  return ErrorAt(absl::StatusCode::kUnimplemented, call,
-                 "no derivative rule for call to `" + name +
-                     "`, which receives active values; if it cannot affect "
-                     "derivatives, mark it inactive (the \"enzyme_inactive\" "
-                     "attribute or __enzyme_inactivefn), or give its "
-                     "definition to the module, or register a custom "
-                     "derivative (__enzyme_register_derivative_" +
-                     name + ")");
+  return NoRuleForCall(call, callee);
 }
 
 //===----------------------------------------------------------------------===//
