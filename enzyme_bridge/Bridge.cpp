@@ -14,6 +14,7 @@
 #include "enzyme_bridge/DerivativeCache.h"
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/KnownFunctions.h"
+#include "enzyme_bridge/Registrations.h"
 #include "support/StatusMacros.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -422,6 +423,7 @@ absl::Status RejectSplitMode(Module &m) {
 
 absl::Status DifferentiateModule(Module &m, const BridgeOptions &opts) {
   AD_RETURN_IF_ERROR(RejectSplitMode(m));
+  AD_RETURN_IF_ERROR(ApplyShadowRegistrations(m));
   // A request is ready when the code it differentiates contains no other
   // request (a derivative of a function that itself asks for one): ready
   // requests are replaced first, in rounds, so outer derivatives

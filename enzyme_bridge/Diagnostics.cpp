@@ -10,8 +10,10 @@
 #include "absl/strings/cord.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/raw_ostream.h"
@@ -111,6 +113,20 @@ std::string DescribePlace(const llvm::Instruction &inst) {
          std::to_string(loc.column);
   }
   return s;
+}
+
+std::string NoShadowAdvice(const llvm::Value &dest) {
+  const auto *gv = llvm::dyn_cast<llvm::GlobalVariable>(
+      llvm::getUnderlyingObject(&dest, /*MaxLookup=*/0));
+  if (!gv || !gv->hasName())
+    return "pass it with enzyme_dup, or, if it is a global, give the global a "
+           "shadow: in C, `void *__enzyme_shadow_global_NAME[2] = {&global, "
+           "&shadow};`; in IR, `!enzyme_shadow !{ptr @shadow}` on the global";
+  std::string g = gv->getName().str();
+  return "give the global `" + g + "` a shadow (a global `d_" + g +
+         "` of the same type): in C, `void *__enzyme_shadow_global_" + g +
+         "[2] = {&" + g + ", &d_" + g + "};`; in IR, `!enzyme_shadow !{ptr @d_" +
+         g + "}` on `@" + g + "`";
 }
 
 namespace {

@@ -65,6 +65,10 @@ ProblemLocation LocationOf(const llvm::Instruction &inst);
 /// The IR of a value as one line, shortened to about `max_chars`.
 std::string ValueToString(const llvm::Value &v, size_t max_chars = 200);
 
+/// How to give the destination `dest` of a store shadow memory: for a
+/// global, its C registration and its IR metadata; otherwise enzyme_dup too.
+std::string NoShadowAdvice(const llvm::Value &dest);
+
 /// `code` error holding one problem: "<place>: <message>", then the
 /// instruction on an indented line; its location goes to the payload.
 absl::Status ErrorAt(absl::StatusCode code, const llvm::Instruction &inst,

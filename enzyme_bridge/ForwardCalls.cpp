@@ -183,7 +183,8 @@ absl::Status ForwardEmitter::VisitIntrinsic(CallBase &call, Function &callee) {
       if (!isLoad && HasT(args[0]) && Active(args[0]))
         return ErrorAt(absl::StatusCode::kInvalidArgument, call,
                        "the stored value is active but the destination has "
-                       "no shadow memory");
+                       "no shadow memory; " +
+                           NoShadowAdvice(*ptr));
       return absl::OkStatus();
     }
     Lanes lanes;

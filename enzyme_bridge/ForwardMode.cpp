@@ -509,8 +509,8 @@ absl::Status ForwardEmitter::visitStoreInst(StoreInst &i) {
           absl::StatusCode::kInvalidArgument, i,
           "the stored value is active but the destination has no shadow "
           "memory (it is not derived from a duplicated argument, a local "
-          "variable or a heap allocation); pass it with enzyme_dup, or give "
-          "the global a shadow with !enzyme_shadow");
+          "variable or a heap allocation); " +
+              NoShadowAdvice(*ptr));
     return absl::OkStatus();
   }
   if (i.isAtomic() && CarriesDerivative(val->getType()) && HasT(val))
