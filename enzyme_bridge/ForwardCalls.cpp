@@ -490,7 +490,11 @@ absl::Status ForwardEmitter::VisitCustomRule(CallBase &call, Function &rule) {
   auto *pairTy = dyn_cast<StructType>(rrt);
   bool returnsPair = pairTy && pairTy->getNumElements() == 2 &&
                      pairTy->getElementType(1) == rt;
-  if (!rt->isVoidTy() && !returnsPair && rrt != rt)
+  // A C struct of two floats comes back from the C ABI as <2 x float>.
+  auto *vecTy = dyn_cast<FixedVectorType>(rrt);
+  bool returnsVecPair = rrt != rt && vecTy && vecTy->getNumElements() == 2 &&
+                        vecTy->getElementType() == rt;
+  if (!rt->isVoidTy() && !returnsPair && !returnsVecPair && rrt != rt)
     return ErrorAt(absl::StatusCode::kInvalidArgument, call,
                    "the registered derivative `" + rule.getName().str() +
                        "` must return {primal, tangent} or the tangent");
@@ -518,6 +522,10 @@ absl::Status ForwardEmitter::VisitCustomRule(CallBase &call, Function &rule) {
       if (!primal)
         primal = b_.CreateExtractValue(r, {0});
       lanes.push_back(b_.CreateExtractValue(r, {1}));
+    } else if (returnsVecPair) {
+      if (!primal)
+        primal = b_.CreateExtractElement(r, uint64_t(0));
+      lanes.push_back(b_.CreateExtractElement(r, uint64_t(1)));
     } else {
       lanes.push_back(r);
     }
