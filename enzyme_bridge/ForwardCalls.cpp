@@ -31,6 +31,36 @@ namespace autodiff {
 
 namespace {
 
+/// OpenMP's entry to an outlined parallel region (`#pragma omp parallel`).
+bool IsOpenMPFork(const Function *callee) {
+  if (!callee)
+    return false;
+  StringRef name = callee->getName();
+  return name.starts_with("__kmpc_fork_") || name == "GOMP_parallel";
+}
+
+/// Whether `f`, or a function it calls directly, uses a global that has a
+/// shadow (`!enzyme_shadow`): active memory not passed as an argument.
+bool UsesShadowedGlobal(const Function *f) {
+  SmallPtrSet<const Function *, 8> seen;
+  SmallVector<const Function *, 8> work = {f};
+  while (!work.empty()) {
+    const Function *g = work.pop_back_val();
+    if (!g || g->isDeclaration() || !seen.insert(g).second)
+      continue;
+    for (const BasicBlock &bb : *g)
+      for (const Instruction &i : bb) {
+        for (const Value *op : i.operands())
+          if (const auto *gv = dyn_cast<GlobalVariable>(op->stripPointerCasts()))
+            if (gv->getMetadata("enzyme_shadow"))
+              return true;
+        if (const auto *cb = dyn_cast<CallBase>(&i))
+          work.push_back(CalledFunction(*cb));
+      }
+  }
+  return false;
+}
+
 /// The diagnostic for a call with active arguments that nothing handles.
 absl::Status NoRuleForCall(CallBase &call, Function *callee) {
   const char *inactive = "if it cannot affect derivatives, mark it inactive "
@@ -77,6 +107,26 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
   if (IsInactiveCall(call))
     return absl::OkStatus();
   Function *callee = CalledFunction(call);
+  if (IsOpenMPFork(callee)) {
+    // The region runs in an outlined function that the runtime calls on
+    // every thread: nothing differentiates it, so it may only be copied
+    // when it cannot touch active data.
+    const Value *outlined =
+        call.arg_size() > 2 ? call.getArgOperand(2)->stripPointerCasts()
+                            : nullptr;
+    bool active = any_of(call.args(), [&](Value *a) { return HasT(a); }) ||
+                  UsesShadowedGlobal(dyn_cast_or_null<Function>(outlined));
+    if (active)
+      return ErrorAt(
+          absl::StatusCode::kUnimplemented, call,
+          "OpenMP parallel regions (`#pragma omp parallel`, outlined into `" +
+              (outlined ? outlined->getName().str() : std::string("?")) +
+              "` and started with `" + callee->getName().str() +
+              "`) are not supported yet, and this one touches active data; "
+              "build the differentiated code without -fopenmp, or move the "
+              "parallel region out of it");
+    return absl::OkStatus();
+  }
   if (callee && callee->isIntrinsic())
     return VisitIntrinsic(call, *callee);
   AllocKind ak = ClassifyAllocation(call);
