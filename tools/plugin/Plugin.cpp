@@ -18,7 +18,9 @@
 // "unsupported" diagnostic, the kind clang's backend consumer maps back to
 // the source: `file.c:3:7: error: autodiff: ...` from the debug location,
 // or, without debug info, at the function's declaration. Other problems
-// are plain `error: autodiff: ...`.
+// are plain `error: autodiff: ...`. Every problem is its own diagnostic:
+// clang shows them all, while opt's default handler exits at the first
+// error, so opt shows only the first (autodiff-opt shows them all).
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Pipeline.h"
