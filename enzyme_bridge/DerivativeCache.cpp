@@ -84,6 +84,14 @@ absl::Status DerivativeCache::Drain() {
         }))
       problems.push_back(s);
   }
+  if (!problems.empty())
+    // A failed body may be left half-built: keep the module valid for the
+    // host, which may run passes before it stops, by leaving every
+    // derivative of this cache a declaration.
+    for (auto &entry : map_) {
+      entry.second->deleteBody();
+      entry.second->setLinkage(GlobalValue::ExternalLinkage);
+    }
   return JoinProblems(problems);
 }
 

@@ -1,16 +1,20 @@
 //===- tests/unit/bridge/DiagnosticsTest.cpp - Messages and locations -----===//
 //
 // The two-line problem format, the operation each instruction is named by,
-// and the location payload a host reads back, one record per problem.
+// the location payload a host reads back, one record per problem, and a
+// failed run leaving valid IR behind.
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
+
+#include "enzyme_bridge/Bridge.h"
 
 #include "gtest/gtest.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <memory>
@@ -138,6 +142,54 @@ TEST_F(DiagnosticsTest, StatusWithoutMatchingPayloadHasNoLocations) {
   absl::Status two(s.code(), std::string(s.message()) + "\nanother");
   two.SetPayload(kLocationPayload, *s.GetPayload(kLocationPayload));
   EXPECT_FALSE(ProblemLocations(two).has_value());
+}
+
+// Two derivatives fail half-way (one inside a loop with phis, one after a
+// tangent was emitted); both are reported, and the module stays valid for
+// a host that runs more passes before it stops.
+TEST(FailedRunTest, ReportsEveryProblemAndLeavesValidIR) {
+  LLVMContext ctx;
+  SMDiagnostic err;
+  std::unique_ptr<Module> m = parseAssemblyString(R"(
+declare double @opaque(double)
+declare double @__enzyme_fwddiff(...)
+define double @loop(double %x, i32 %n) {
+entry:
+  br label %head
+head:
+  %s = phi double [ 0.0, %entry ], [ %t, %head ]
+  %i = phi i32 [ 0, %entry ], [ %j, %head ]
+  %o = call double @opaque(double %s)
+  %t = fmul double %o, %x
+  %j = add i32 %i, 1
+  %c = icmp slt i32 %j, %n
+  br i1 %c, label %head, label %exit
+exit:
+  ret double %t
+}
+define double @straight(double %x) {
+  %y = fmul double %x, %x
+  %z = call double @opaque(double %y)
+  ret double %z
+}
+define double @d(double %x, i32 %n) {
+  %a = call double (...) @__enzyme_fwddiff(ptr @loop, double %x, double 1.0, i32 %n)
+  %b = call double (...) @__enzyme_fwddiff(ptr @straight, double %x, double 1.0)
+  %r = fadd double %a, %b
+  ret double %r
+}
+)",
+                                                  err, ctx);
+  ASSERT_TRUE(m) << err.getMessage().str();
+  absl::Status s = DifferentiateModule(*m, BridgeOptions());
+  EXPECT_EQ(absl::StatusCode::kUnimplemented, s.code());
+  std::vector<std::string> problems = SplitProblems(s.message());
+  ASSERT_EQ(2u, problems.size()) << s.message();
+  EXPECT_NE(std::string::npos, problems[0].find("in function `loop`"));
+  EXPECT_NE(std::string::npos, problems[1].find("in function `straight`"));
+  std::string broken;
+  raw_string_ostream os(broken);
+  EXPECT_FALSE(verifyModule(*m, &os)) << os.str();
 }
 
 } // namespace
