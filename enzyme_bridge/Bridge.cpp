@@ -14,8 +14,10 @@
 #include "enzyme_bridge/DerivativeCache.h"
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/KnownFunctions.h"
+#include "enzyme_bridge/Registrations.h"
 #include "support/StatusMacros.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -266,41 +268,31 @@ void CleanUp(Module &m) {
 /// Differentiates one batch of request calls with one cache.
 absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
                                 const BridgeOptions &opts) {
-  std::vector<std::string> errors;
+  std::vector<absl::Status> errors;
   SmallVector<RequestCall, 16> parsed;
   for (CallBase *cb : calls) {
     absl::StatusOr<RequestCall> rc = ParseRequestCall(*cb);
     if (!rc.ok()) {
-      errors.push_back(std::string(rc.status().message()));
+      errors.push_back(rc.status());
       continue;
     }
     parsed.push_back(*rc);
   }
 
   DerivativeCache cache(m);
-  absl::StatusCode code = absl::StatusCode::kInvalidArgument;
   SmallVector<std::pair<RequestCall *, Function *>, 16> todo;
   for (RequestCall &rc : parsed) {
     absl::StatusOr<Function *> df = cache.Get(rc.request);
     if (!df.ok()) {
-      code = df.status().code();
-      errors.push_back(DescribePlace(*rc.call) + ": " +
-                       std::string(df.status().message()));
+      errors.push_back(ErrorAt(df.status().code(), *rc.call,
+                               std::string(df.status().message())));
       continue;
     }
     todo.push_back({&rc, *df});
   }
-  if (errors.empty()) {
-    absl::Status st = cache.Drain();
-    if (!st.ok())
-      return st;
-  }
-  if (!errors.empty()) {
-    std::string msg;
-    for (const std::string &e : errors)
-      msg += (msg.empty() ? "" : "\n") + e;
-    return absl::Status(code, msg);
-  }
+  if (!errors.empty())
+    return JoinProblems(errors);
+  AD_RETURN_IF_ERROR(cache.Drain());
   if (opts.cache_log)
     cache.Print(*opts.cache_log);
   for (auto &[rc, df] : todo)
@@ -316,30 +308,104 @@ Function *RequestTarget(CallBase &cb) {
   return dyn_cast<Function>(cb.getArgOperand(first)->stripPointerCasts());
 }
 
-/// Functions reachable from `f` through direct calls (f included).
-SmallPtrSet<Function *, 16> Reachable(Function *f) {
-  SmallPtrSet<Function *, 16> reached;
-  SmallVector<Function *, 16> work = {f};
+/// Functions reachable from `f` through direct calls (f included), each
+/// mapped to the function whose call first reached it (f to null).
+DenseMap<Function *, Function *> Reachable(Function *f) {
+  DenseMap<Function *, Function *> reached;
+  SmallVector<std::pair<Function *, Function *>, 16> work = {{f, nullptr}};
   while (!work.empty()) {
-    Function *g = work.pop_back_val();
-    if (!g || g->isDeclaration() || !reached.insert(g).second)
+    auto [g, from] = work.pop_back_val();
+    if (!g || g->isDeclaration() || !reached.try_emplace(g, from).second)
       continue;
     for (BasicBlock &bb : *g)
       for (Instruction &i : bb)
         if (auto *cb = dyn_cast<CallBase>(&i))
-          work.push_back(CalledFunction(*cb));
+          work.push_back({CalledFunction(*cb), g});
   }
   return reached;
 }
 
-/// Enzyme entry points the core does not implement yet. A call to one must
-/// not be left in the module (the link would fail far from the cause).
+/// ", which calls `h`, which calls `g`" for the calls that lead from the
+/// root of `reach` to `to` (nothing when `to` is the root).
+std::string CallChain(const DenseMap<Function *, Function *> &reach,
+                      Function *to) {
+  SmallVector<Function *, 4> path;
+  for (Function *f = to; f && reach.lookup(f); f = reach.lookup(f))
+    path.push_back(f);
+  std::string s;
+  for (Function *f : reverse(path))
+    s += ", which calls `" + f->getName().str() + "`";
+  return s;
+}
+
+/// The error for requests none of which can be replaced first because
+/// each reaches another: one problem per cycle, at the cycle's first
+/// request in module order.
+absl::Status ReportRecursiveRequests(ArrayRef<CallBase *> calls) {
+  std::vector<DenseMap<Function *, Function *>> reach;
+  for (CallBase *cb : calls)
+    reach.push_back(Reachable(RequestTarget(*cb)));
+  auto Next = [&](size_t i) -> std::optional<size_t> {
+    for (size_t j = 0; j < calls.size(); ++j)
+      if (reach[i].count(calls[j]->getFunction()))
+        return j;
+    return std::nullopt;
+  };
+  std::vector<absl::Status> problems;
+  SmallVector<bool, 16> covered(calls.size(), false);
+  for (size_t start = 0; start < calls.size(); ++start) {
+    if (covered[start])
+      continue;
+    SmallVector<size_t, 8> walk;
+    DenseMap<size_t, size_t> seenAt;
+    std::optional<size_t> i = start;
+    while (i && seenAt.try_emplace(*i, walk.size()).second) {
+      walk.push_back(*i);
+      i = Next(*i);
+    }
+    bool known = any_of(walk, [&](size_t k) { return covered[k]; });
+    for (size_t k : walk)
+      covered[k] = true;
+    if (!i || known)
+      continue;
+    // The cycle, from its first request in module order.
+    SmallVector<size_t, 8> cycle(walk.begin() + seenAt[*i], walk.end());
+    std::rotate(cycle.begin(), min_element(cycle), cycle.end());
+    CallBase &first = *calls[cycle.front()];
+    Function *target = RequestTarget(first);
+    std::string chain = "`" + first.getFunction()->getName().str() +
+                        "` asks for the derivative of ";
+    if (cycle.size() == 1 && target == first.getFunction())
+      chain += "itself";
+    else
+      chain += "`" + target->getName().str() + "`";
+    for (size_t k = 0; k < cycle.size(); ++k) {
+      CallBase &next = *calls[cycle[(k + 1) % cycle.size()]];
+      chain += CallChain(reach[cycle[k]], next.getFunction());
+      if (k + 1 < cycle.size())
+        chain += ", which asks for the derivative of `" +
+                 RequestTarget(next)->getName().str() + "`";
+    }
+    problems.push_back(ErrorAt(
+        absl::StatusCode::kUnimplemented, first,
+        "requests for derivatives reach each other recursively: " + chain +
+            "; this is not supported (a request may only differentiate "
+            "code whose own requests do not lead back to it)"));
+  }
+  if (problems.empty())
+    return absl::InternalError("derivative requests could not be ordered");
+  return JoinProblems(problems);
+}
+
+/// Enzyme entry points the core does not implement yet, with the reason.
 std::optional<std::string> UnsupportedEntryPoint(StringRef name) {
-  for (const char *split :
-       {"__enzyme_augmentfwd", "__enzyme_reverse", "__enzyme_augmentsize"})
-    if (name.contains(split))
-      return std::string("split reverse mode (`") + split +
-             "`) is not yet supported by the differentiation core";
+  if (name.contains("__enzyme_augmentfwd") ||
+      name.contains("__enzyme_reverse") ||
+      name.contains("__enzyme_augmentsize"))
+    return std::string(
+        "split reverse mode (__enzyme_augmentfwd, __enzyme_reverse, "
+        "__enzyme_augmentsize) is not yet supported by the differentiation "
+        "core");
   for (const char *other :
        {"__enzyme_fwdsplit", "__enzyme_batch", "__enzyme_todense",
         "__enzyme_virtualreverse", "__enzyme_truncate"})
@@ -349,9 +415,11 @@ std::optional<std::string> UnsupportedEntryPoint(StringRef name) {
   return std::nullopt;
 }
 
-/// One diagnostic line per call of an unsupported entry point.
-absl::Status CheckUnsupportedEntryPoints(Module &m) {
-  std::string errors;
+/// Calls to entry points the core does not implement (split reverse mode,
+/// batching, ...): a diagnostic each, rather than a call left in the
+/// module and a link error later.
+absl::Status RejectUnsupportedEntryPoints(Module &m) {
+  std::vector<absl::Status> problems;
   for (Function &f : m) {
     if (!f.isDeclaration() || !f.getName().contains("__enzyme_"))
       continue;
@@ -360,23 +428,24 @@ absl::Status CheckUnsupportedEntryPoints(Module &m) {
       continue;
     for (User *u : f.users())
       if (auto *cb = dyn_cast<CallBase>(u))
-        errors += (errors.empty() ? "" : "\n") + DescribePlace(*cb) + ": " +
-                  *why;
+        if (cb->getCalledOperand()->stripPointerCasts() == &f)
+          problems.push_back(
+              ErrorAt(absl::StatusCode::kUnimplemented, *cb, *why));
   }
-  if (errors.empty())
-    return absl::OkStatus();
-  return absl::UnimplementedError(errors);
+  return JoinProblems(problems);
 }
 
 } // namespace
 
 absl::Status DifferentiateModule(Module &m, const BridgeOptions &opts) {
-  AD_RETURN_IF_ERROR(CheckUnsupportedEntryPoints(m));
+  AD_RETURN_IF_ERROR(RejectUnsupportedEntryPoints(m));
+  AD_RETURN_IF_ERROR(ApplyShadowRegistrations(m));
   // A request is ready when the code it differentiates contains no other
   // request (a derivative of a function that itself asks for one): ready
   // requests are replaced first, in rounds, so outer derivatives
-  // differentiate plain calls to inner ones.
-  for (unsigned round = 0; round < 16; ++round) {
+  // differentiate plain calls to inner ones. Each round replaces at least
+  // one request and adds none.
+  for (;;) {
     SmallVector<CallBase *, 16> calls;
     for (Function &f : m)
       for (BasicBlock &bb : f)
@@ -388,17 +457,15 @@ absl::Status DifferentiateModule(Module &m, const BridgeOptions &opts) {
       break;
     SmallVector<CallBase *, 16> ready;
     for (CallBase *cb : calls) {
-      SmallPtrSet<Function *, 16> reach = Reachable(RequestTarget(*cb));
+      DenseMap<Function *, Function *> reach = Reachable(RequestTarget(*cb));
       if (none_of(calls, [&](CallBase *other) {
             return reach.count(other->getFunction());
           }))
         ready.push_back(cb);
     }
-    // Nothing ready: requests reach each other; let the core report it.
-    bool ordered = !ready.empty() && ready.size() < calls.size();
-    AD_RETURN_IF_ERROR(DifferentiateBatch(m, ordered ? ready : calls, opts));
-    if (!ordered)
-      break;
+    if (ready.empty())
+      return ReportRecursiveRequests(calls);
+    AD_RETURN_IF_ERROR(DifferentiateBatch(m, ready, opts));
   }
   if (opts.erase_dead_declarations)
     CleanUp(m);

@@ -28,7 +28,8 @@ struct BridgeOptions {
 /// Differentiates every request in `m`. On failure the status (InvalidArgument
 /// for a malformed request, Unimplemented for an instruction without a
 /// derivative rule) has one line per problem, each naming the function and
-/// the instruction or call site; `m` may then be partly rewritten.
+/// the instruction or call site; `m` may then be partly rewritten, but it
+/// stays valid IR.
 absl::Status DifferentiateModule(llvm::Module &m, const BridgeOptions &opts);
 
 } // namespace autodiff

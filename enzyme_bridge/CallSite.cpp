@@ -128,6 +128,92 @@ MarkerKind ClassifyMarker(StringRef name) {
 
 bool IsFloatLike(Type *t) { return t->getScalarType()->isFloatingPointTy(); }
 
+/// Metadata as written in IR, for messages (`!"s"`, `i32 7`, `!{...}`).
+std::string MetadataToString(const Metadata *md, unsigned depth = 0) {
+  if (!md)
+    return "null";
+  if (const auto *str = dyn_cast<MDString>(md))
+    return "!\"" + str->getString().str() + "\"";
+  if (const auto *vam = dyn_cast<ValueAsMetadata>(md))
+    return ValueToString(*vam->getValue(), 80);
+  if (const auto *tuple = dyn_cast<MDTuple>(md)) {
+    if (depth > 2)
+      return "!{...}";
+    std::string s = "!{";
+    for (unsigned i = 0; i < tuple->getNumOperands(); ++i)
+      s += (i ? ", " : "") + MetadataToString(tuple->getOperand(i), depth + 1);
+    return s + "}";
+  }
+  return "a metadata node";
+}
+
+/// Why a metadata operand that is no marker is malformed, e.g. for
+/// `metadata !{i32 7}` or `metadata !"dup"`. Metadata is never a value
+/// (no parameter has the metadata type), so it can only mean a marker.
+std::string MalformedMarker(const MetadataAsValue &mav, unsigned operand) {
+  std::string s = "malformed marker at operand " + std::to_string(operand) +
+                  " (the function is operand 0): found `metadata " +
+                  MetadataToString(mav.getMetadata()) + "`, but a marker in metadata form is a "
+                  "string naming it, such as `metadata !\"enzyme_dup\"`";
+  const Metadata *md = mav.getMetadata();
+  if (const auto *str = dyn_cast<MDString>(md))
+    return s + "; `" + str->getString().str() +
+           "` is not a marker name (markers start with `enzyme_`: "
+           "enzyme_const, enzyme_dup, enzyme_dupnoneed, enzyme_out, "
+           "enzyme_width, enzyme_primal_return, enzyme_const_return, "
+           "enzyme_noret)";
+  if (const auto *tuple = dyn_cast<MDTuple>(md))
+    if (tuple->getNumOperands() == 1)
+      if (const auto *str = dyn_cast_or_null<MDString>(tuple->getOperand(0)))
+        return s + " (write `metadata !\"" + str->getString().str() +
+               "\"`, without the braces)";
+  return s;
+}
+
+/// The activity of parameter `param` of `fn`: the marker's, or the
+/// convention's default (integers const, floats dup in forward mode and
+/// out in reverse mode, the rest dup); enzyme_out only where it fits.
+absl::StatusOr<ArgActivity> ResolveActivity(const Reader &r,
+                                            std::optional<ArgActivity> act,
+                                            Mode mode, const Function &fn,
+                                            unsigned param) {
+  Type *pty = fn.getFunctionType()->getParamType(param);
+  if (!act) {
+    if (pty->isIntOrIntVectorTy())
+      act = ArgActivity::Const;
+    else if (IsFloatLike(pty))
+      act = mode == Mode::Forward ? ArgActivity::Dup : ArgActivity::Out;
+    else
+      act = ArgActivity::Dup;
+  }
+  if (*act == ArgActivity::Out && mode == Mode::Forward)
+    return r.Error("enzyme_out is not valid in forward mode (parameter " +
+                   std::to_string(param) + " of `" + fn.getName().str() +
+                   "`); use enzyme_dup with a tangent");
+  if (*act == ArgActivity::Out && !IsFloatLike(pty) && !pty->isStructTy() &&
+      !pty->isArrayTy())
+    return r.Error("enzyme_out on parameter " + std::to_string(param) +
+                   " of `" + fn.getName().str() + "`, which has type `" +
+                   ValueToString(*Constant::getNullValue(pty)) +
+                   "`; only floating-point values can be active");
+  return *act;
+}
+
+/// What the derivative returns, from the markers and the return type.
+void SetReturnFlags(RequestCall &rc, bool constReturn, bool noReturn) {
+  DiffRequest &req = rc.request;
+  Type *retTy = req.fn->getReturnType();
+  bool differentiableRet = !retTy->isVoidTy() && !retTy->isIntOrIntVectorTy();
+  req.return_tangent = req.mode == Mode::Forward && differentiableRet &&
+                       !constReturn && !noReturn;
+  if (noReturn)
+    req.return_primal = false;
+  if (rc.implicit_sret)
+    rc.implicit_sret_primal = req.return_primal;
+  if (retTy->isVoidTy())
+    req.return_primal = false;
+}
+
 } // namespace
 
 absl::StatusOr<RequestCall> ParseRequestCall(CallBase &call) {
@@ -171,6 +257,10 @@ absl::StatusOr<RequestCall> ParseRequestCall(CallBase &call) {
   rc.shadows.resize(nparams);
   rc.request.args.resize(nparams, ArgActivity::Const);
 
+  for (unsigned i = r.Begin() + 1; i < call.arg_size(); ++i)
+    if (auto *mav = dyn_cast<MetadataAsValue>(call.getArgOperand(i)))
+      if (!MarkerName(mav))
+        return r.Error(MalformedMarker(*mav, i));
   unsigned param = 0;
   // `V3 r = __enzyme_fwddiff(f, ...)` where f itself returns V3 through sret:
   // f's sret parameter is not among the operands (a call that passes the
@@ -244,26 +334,11 @@ absl::StatusOr<RequestCall> ParseRequestCall(CallBase &call) {
                      "` takes " + std::to_string(nparams) +
                      " parameters; extra operand `" + ValueToString(*v) +
                      "`");
-    Type *pty = fty->getParamType(param);
-    if (!act) {
-      // The convention's defaults.
-      if (pty->isIntOrIntVectorTy())
-        act = ArgActivity::Const;
-      else if (IsFloatLike(pty))
-        act = *mode == Mode::Forward ? ArgActivity::Dup : ArgActivity::Out;
-      else
-        act = ArgActivity::Dup;
-    }
-    if (*act == ArgActivity::Out && *mode == Mode::Forward)
-      return r.Error("enzyme_out is not valid in forward mode (parameter " +
-                     std::to_string(param) + " of `" + fn->getName().str() +
-                     "`); use enzyme_dup with a tangent");
-    if (*act == ArgActivity::Out && !IsFloatLike(pty) &&
-        !pty->isStructTy() && !pty->isArrayTy())
-      return r.Error("enzyme_out on parameter " + std::to_string(param) +
-                     " of `" + fn->getName().str() + "`, which has type `" +
-                     ValueToString(*Constant::getNullValue(pty)) +
-                     "`; only floating-point values can be active");
+    absl::StatusOr<ArgActivity> resolved =
+        ResolveActivity(r, act, *mode, *fn, param);
+    if (!resolved.ok())
+      return resolved.status();
+    act = *resolved;
     rc.request.args[param] = *act;
     rc.primals[param] = v;
     if (*act == ArgActivity::Dup || *act == ArgActivity::DupNoNeed) {
@@ -288,16 +363,7 @@ absl::StatusOr<RequestCall> ParseRequestCall(CallBase &call) {
                    fn->getName().str() +
                    "`) with an implicit result buffer supports width 1 only; "
                    "pass the result buffer and its shadows explicitly");
-  Type *retTy = fty->getReturnType();
-  bool differentiableRet = !retTy->isVoidTy() && !retTy->isIntOrIntVectorTy();
-  rc.request.return_tangent =
-      *mode == Mode::Forward && differentiableRet && !constReturn && !noReturn;
-  if (noReturn)
-    rc.request.return_primal = false;
-  if (rc.implicit_sret)
-    rc.implicit_sret_primal = rc.request.return_primal;
-  if (retTy->isVoidTy())
-    rc.request.return_primal = false;
+  SetReturnFlags(rc, constReturn, noReturn);
   return rc;
 }
 

@@ -3,7 +3,6 @@
 
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/ForwardMode.h"
-#include "support/StatusMacros.h"
 
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
@@ -73,13 +72,27 @@ absl::StatusOr<Function *> DerivativeCache::Get(const DiffRequest &r) {
 }
 
 absl::Status DerivativeCache::Drain() {
+  // A failed body does not stop the others: each problem is reported once.
+  std::vector<absl::Status> problems;
   while (!pending_.empty()) {
     DiffRequest r = pending_.front();
     pending_.pop_front();
     Function *f = map_.lookup(r);
-    AD_RETURN_IF_ERROR(EmitForwardDerivative(r, *f, *this));
+    absl::Status s = EmitForwardDerivative(r, *f, *this);
+    if (!s.ok() && none_of(problems, [&](const absl::Status &p) {
+          return p.message() == s.message();
+        }))
+      problems.push_back(s);
   }
-  return absl::OkStatus();
+  if (!problems.empty())
+    // A failed body may be left half-built: keep the module valid for the
+    // host, which may run passes before it stops, by leaving every
+    // derivative of this cache a declaration.
+    for (auto &entry : map_) {
+      entry.second->deleteBody();
+      entry.second->setLinkage(GlobalValue::ExternalLinkage);
+    }
+  return JoinProblems(problems);
 }
 
 void DerivativeCache::Print(raw_ostream &os) const {

@@ -42,7 +42,9 @@ public:
 
   /// The function for `r`, creating its declaration if new.
   absl::StatusOr<llvm::Function *> Get(const DiffRequest &r);
-  /// Generates every queued body (which may queue more).
+  /// Generates every queued body (which may queue more). A body that fails
+  /// does not stop the others; the status holds every distinct problem,
+  /// and the cache's functions are then left as (valid) declarations.
   absl::Status Drain();
   /// "request -> function" per entry, in creation order (for the printer).
   void Print(llvm::raw_ostream &os) const;

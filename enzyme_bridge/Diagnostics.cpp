@@ -1,14 +1,26 @@
 //===- enzyme_bridge/Diagnostics.cpp - Messages naming IR places ----------===//
+//
+// The location payload is text: one line per problem, its fields separated
+// by tabs (function, line, column, directory, file); tabs and newlines in
+// names are replaced by spaces so the record stays parseable.
+//
+//===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
 
+#include "absl/strings/cord.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
-#include "llvm/IR/Instruction.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace autodiff {
 
-std::string ValueToString(const llvm::Value &v) {
+std::string ValueToString(const llvm::Value &v, size_t max_chars) {
   std::string s;
   llvm::raw_string_ostream os(s);
   v.print(os);
@@ -19,9 +31,70 @@ std::string ValueToString(const llvm::Value &v) {
   size_t md = s.find(", !");
   if (md != std::string::npos)
     s = s.substr(0, md);
-  if (s.size() > 200)
-    s = s.substr(0, 197) + "...";
+  // And a trailing attribute group reference (` #3`), meaningless alone.
+  size_t hash = s.rfind(" #");
+  if (hash != std::string::npos && hash + 2 < s.size() &&
+      s.find_first_not_of("0123456789", hash + 2) == std::string::npos)
+    s = s.substr(0, hash);
+  for (char &c : s)
+    if (c == '\n')
+      c = ' ';
+  // A metadata node passed as an operand prints as its address (only
+  // intrinsic calls get numbered metadata operands): show it as a node.
+  for (size_t at = s.find("<0x"); at != std::string::npos;
+       at = s.find("<0x", at)) {
+    size_t end = s.find('>', at);
+    if (end == std::string::npos)
+      break;
+    s.replace(at, end + 1 - at, "!{...}");
+  }
+  if (max_chars > 3 && s.size() > max_chars)
+    s = s.substr(0, max_chars - 3) + "...";
   return s;
+}
+
+std::string DescribeOperation(const llvm::Instruction &inst) {
+  if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
+    if (call->isInlineAsm())
+      return "inline assembly";
+    const char *verb = llvm::isa<llvm::InvokeInst>(call) ? "invoke of "
+                       : llvm::isa<llvm::CallBrInst>(call) ? "callbr to "
+                                                            : "call to ";
+    const llvm::Value *callee = call->getCalledOperand()->stripPointerCasts();
+    if (const auto *f = llvm::dyn_cast<llvm::Function>(callee))
+      return verb + (f->hasName() ? "`" + f->getName().str() + "`"
+                                  : std::string("an unnamed function"));
+    std::string operand;
+    llvm::raw_string_ostream os(operand);
+    call->getCalledOperand()->printAsOperand(os, /*PrintType=*/false);
+    return std::string(llvm::isa<llvm::InvokeInst>(call) ? "indirect invoke"
+                                                          : "indirect call") +
+           " through `" + os.str() + "`";
+  }
+  std::string op = inst.getOpcodeName();
+  if (const auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&inst))
+    op += " " +
+          llvm::AtomicRMWInst::getOperationName(rmw->getOperation()).str();
+  else if (const auto *cmp = llvm::dyn_cast<llvm::CmpInst>(&inst))
+    op += " " + llvm::CmpInst::getPredicateName(cmp->getPredicate()).str();
+  return "`" + op + "`";
+}
+
+ProblemLocation LocationOf(const llvm::Instruction &inst) {
+  ProblemLocation loc;
+  if (const llvm::Function *f = inst.getFunction())
+    loc.function = f->hasFnAttribute(kPrimalAttr)
+                       ? f->getFnAttribute(kPrimalAttr).getValueAsString().str()
+                       : f->getName().str();
+  if (const llvm::DebugLoc &dl = inst.getDebugLoc()) {
+    if (auto *scope = llvm::dyn_cast_or_null<llvm::DIScope>(dl.getScope())) {
+      loc.file = scope->getFilename().str();
+      loc.directory = scope->getDirectory().str();
+    }
+    loc.line = dl.getLine();
+    loc.column = dl.getCol();
+  }
+  return loc;
 }
 
 std::string DescribePlace(const llvm::Instruction &inst) {
@@ -33,19 +106,128 @@ std::string DescribePlace(const llvm::Instruction &inst) {
          "` (while generating `" + f->getName().str() + "`)";
   else
     s += (f ? f->getName().str() : "<none>") + "`";
-  s += ", instruction `" + ValueToString(inst) + "`";
-  if (const llvm::DebugLoc &dl = inst.getDebugLoc()) {
-    s += " at ";
-    if (auto *scope = llvm::dyn_cast_or_null<llvm::DIScope>(dl.getScope()))
-      s += scope->getFilename().str();
-    s += ":" + std::to_string(dl.getLine()) + ":" + std::to_string(dl.getCol());
+  s += ", " + DescribeOperation(inst);
+  if (inst.getDebugLoc()) {
+    ProblemLocation loc = LocationOf(inst);
+    s += " at " + loc.file + ":" + std::to_string(loc.line) + ":" +
+         std::to_string(loc.column);
   }
   return s;
 }
 
+std::string NoShadowAdvice(const llvm::Value &dest) {
+  const auto *gv = llvm::dyn_cast<llvm::GlobalVariable>(
+      llvm::getUnderlyingObject(&dest, /*MaxLookup=*/0));
+  if (!gv || !gv->hasName())
+    return "pass it with enzyme_dup, or, if it is a global, give the global a "
+           "shadow: in C, `void *__enzyme_shadow_global_NAME[2] = {&global, "
+           "&shadow};`; in IR, `!enzyme_shadow !{ptr @shadow}` on the global";
+  std::string g = gv->getName().str();
+  return "give the global `" + g + "` a shadow (a global `d_" + g +
+         "` of the same type): in C, `void *__enzyme_shadow_global_" + g +
+         "[2] = {&" + g + ", &d_" + g + "};`; in IR, `!enzyme_shadow !{ptr @d_" +
+         g + "}` on `@" + g + "`";
+}
+
+namespace {
+
+std::string Field(std::string s) {
+  for (char &c : s)
+    if (c == '\t' || c == '\n')
+      c = ' ';
+  return s;
+}
+
+std::string Encode(const ProblemLocation &loc) {
+  return Field(loc.function) + "\t" + std::to_string(loc.line) + "\t" +
+         std::to_string(loc.column) + "\t" + Field(loc.directory) + "\t" +
+         Field(loc.file);
+}
+
+std::optional<ProblemLocation> Decode(llvm::StringRef record) {
+  llvm::SmallVector<llvm::StringRef, 5> fields;
+  record.split(fields, '\t', /*MaxSplit=*/4);
+  if (fields.size() != 5)
+    return std::nullopt;
+  ProblemLocation loc;
+  loc.function = fields[0].str();
+  if (fields[1].getAsInteger(10, loc.line) ||
+      fields[2].getAsInteger(10, loc.column))
+    return std::nullopt;
+  loc.directory = fields[3].str();
+  loc.file = fields[4].str();
+  return loc;
+}
+
+/// The payload's records (one per line), or none.
+std::optional<std::vector<std::string>> Records(const absl::Status &s) {
+  auto payload = s.GetPayload(kLocationPayload);
+  if (!payload)
+    return std::nullopt;
+  std::string text(*payload);
+  std::vector<std::string> out;
+  llvm::SmallVector<llvm::StringRef, 4> lines;
+  llvm::StringRef(text).split(lines, '\n');
+  for (llvm::StringRef l : lines)
+    out.push_back(l.str());
+  return out;
+}
+
+} // namespace
+
 absl::Status ErrorAt(absl::StatusCode code, const llvm::Instruction &inst,
                      const std::string &message) {
-  return absl::Status(code, DescribePlace(inst) + ": " + message);
+  absl::Status s(code, DescribePlace(inst) + ": " + message +
+                           "\n  instruction: " + ValueToString(inst, 300));
+  s.SetPayload(kLocationPayload, absl::Cord(Encode(LocationOf(inst))));
+  return s;
+}
+
+std::vector<std::string> SplitProblems(absl::string_view message) {
+  std::vector<std::string> problems;
+  llvm::SmallVector<llvm::StringRef, 8> lines;
+  llvm::StringRef(message.data(), message.size()).split(lines, '\n');
+  for (llvm::StringRef l : lines) {
+    if (!problems.empty() && (l.starts_with(" ") || l.starts_with("\t")))
+      problems.back() += "\n" + l.str();
+    else
+      problems.push_back(l.str());
+  }
+  return problems;
+}
+
+absl::Status JoinProblems(llvm::ArrayRef<absl::Status> problems) {
+  if (problems.empty())
+    return absl::OkStatus();
+  std::string message;
+  std::vector<std::string> records;
+  for (const absl::Status &p : problems) {
+    message += (message.empty() ? "" : "\n") + std::string(p.message());
+    size_t count = SplitProblems(p.message()).size();
+    std::optional<std::vector<std::string>> own = Records(p);
+    if (own && own->size() == count)
+      records.insert(records.end(), own->begin(), own->end());
+    else
+      records.insert(records.end(), count, Encode(ProblemLocation()));
+  }
+  absl::Status s(problems.front().code(), message);
+  s.SetPayload(kLocationPayload, absl::Cord(llvm::join(records, "\n")));
+  return s;
+}
+
+std::optional<std::vector<ProblemLocation>>
+ProblemLocations(const absl::Status &s) {
+  std::optional<std::vector<std::string>> records = Records(s);
+  if (!records || records->size() != SplitProblems(s.message()).size())
+    return std::nullopt;
+  std::vector<ProblemLocation> out;
+  for (const std::string &r : *records) {
+    std::optional<ProblemLocation> loc = Decode(r);
+    if (!loc)
+      return std::nullopt;
+    out.push_back(*loc);
+  }
+  return out;
 }
 
 } // namespace autodiff

@@ -25,13 +25,12 @@ using namespace llvm;
 namespace autodiff {
 
 /// The diagnostic for an active value stored where no shadow exists.
-static absl::Status NoShadowForStore(const Instruction &i) {
+static absl::Status NoShadowForStore(const Instruction &i, const Value &ptr) {
   return ErrorAt(absl::StatusCode::kInvalidArgument, i,
                  "the stored value is active but the destination has no "
                  "shadow memory (it is not derived from a duplicated "
-                 "argument, a local variable or a heap allocation); pass it "
-                 "with enzyme_dup, or give the global a shadow with "
-                 "!enzyme_shadow");
+                 "argument, a local variable or a heap allocation); " +
+                     NoShadowAdvice(ptr));
 }
 
 absl::Status ForwardEmitter::visitStoreInst(StoreInst &i) {
@@ -39,7 +38,7 @@ absl::Status ForwardEmitter::visitStoreInst(StoreInst &i) {
   Value *ptr = i.getPointerOperand();
   if (!HasT(ptr)) {
     if (HasT(val) && CarriesDerivative(val->getType()) && Active(val))
-      return NoShadowForStore(i);
+      return NoShadowForStore(i, *ptr);
     return absl::OkStatus();
   }
   for (unsigned k = 0; k < width_; ++k) {
@@ -103,7 +102,7 @@ absl::Status ForwardEmitter::visitAtomicRMWInst(AtomicRMWInst &i) {
   Value *ptr = i.getPointerOperand(), *val = i.getValOperand();
   if (!HasT(ptr)) {
     if (HasT(val) && CarriesDerivative(val->getType()) && Active(val))
-      return NoShadowForStore(i);
+      return NoShadowForStore(i, *ptr);
     return absl::OkStatus();
   }
   AtomicRMWInst::BinOp op = i.getOperation();
@@ -151,7 +150,7 @@ absl::Status ForwardEmitter::visitAtomicCmpXchgInst(AtomicCmpXchgInst &i) {
   Value *ptr = i.getPointerOperand(), *val = i.getNewValOperand();
   if (!HasT(ptr)) {
     if (HasT(val) && CarriesDerivative(val->getType()) && Active(val))
-      return NoShadowForStore(i);
+      return NoShadowForStore(i, *ptr);
     return absl::OkStatus();
   }
   Type *ty = val->getType();

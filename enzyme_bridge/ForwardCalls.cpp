@@ -11,6 +11,7 @@
 // values is a diagnostic.
 //
 //===----------------------------------------------------------------------===//
+#include "enzyme_bridge/CallSite.h"
 #include "enzyme_bridge/DerivativeCache.h"
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/ForwardEmitter.h"
@@ -28,10 +29,104 @@ using namespace llvm;
 
 namespace autodiff {
 
+namespace {
+
+/// OpenMP's entry to an outlined parallel region (`#pragma omp parallel`).
+bool IsOpenMPFork(const Function *callee) {
+  if (!callee)
+    return false;
+  StringRef name = callee->getName();
+  return name.starts_with("__kmpc_fork_") || name == "GOMP_parallel";
+}
+
+/// Whether `f`, or a function it calls directly, uses a global that has a
+/// shadow (`!enzyme_shadow`): active memory not passed as an argument.
+bool UsesShadowedGlobal(const Function *f) {
+  SmallPtrSet<const Function *, 8> seen;
+  SmallVector<const Function *, 8> work = {f};
+  while (!work.empty()) {
+    const Function *g = work.pop_back_val();
+    if (!g || g->isDeclaration() || !seen.insert(g).second)
+      continue;
+    for (const BasicBlock &bb : *g)
+      for (const Instruction &i : bb) {
+        for (const Value *op : i.operands())
+          if (const auto *gv = dyn_cast<GlobalVariable>(op->stripPointerCasts()))
+            if (gv->getMetadata("enzyme_shadow"))
+              return true;
+        if (const auto *cb = dyn_cast<CallBase>(&i))
+          work.push_back(CalledFunction(*cb));
+      }
+  }
+  return false;
+}
+
+/// The diagnostic for a call with active arguments that nothing handles.
+absl::Status NoRuleForCall(CallBase &call, Function *callee) {
+  const char *inactive = "if it cannot affect derivatives, mark it inactive "
+                         "(the \"enzyme_inactive\" attribute or "
+                         "__enzyme_inactivefn)";
+  if (!callee)
+    return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                   "inline assembly on active data cannot be differentiated; "
+                   "move it into a function and register a custom derivative "
+                   "for that function with __enzyme_register_derivative_NAME, "
+                   "or mark that function inactive (the \"enzyme_inactive\" "
+                   "attribute or __enzyme_inactivefn) if it cannot affect "
+                   "derivatives");
+  if (RequestModeOf(call))
+    return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                   "a request for a derivative inside code being "
+                   "differentiated, which could not be replaced by its "
+                   "derivative first (it is reached through a function "
+                   "pointer, or requests reach each other recursively); this "
+                   "is not supported");
+  StringRef name = callee->getName();
+  if (name.starts_with("__enzyme_"))
+    return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                   "`" + name.str() +
+                       "` is part of the Enzyme interface, not a function to "
+                       "differentiate; it is not supported inside code being "
+                       "differentiated");
+  if (!callee->hasName())
+    return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                   "no derivative rule for a call to an unnamed function, "
+                   "which receives active values; " + std::string(inactive) +
+                       ", or give its definition to the module");
+  return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                 "no derivative rule for call to `" + name.str() +
+                     "`, which receives active values; " + inactive +
+                     ", or give its definition to the module, or register a "
+                     "custom derivative (__enzyme_register_derivative_" +
+                     name.str() + ")");
+}
+
+} // namespace
+
 absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
   if (IsInactiveCall(call))
     return absl::OkStatus();
   Function *callee = CalledFunction(call);
+  if (IsOpenMPFork(callee)) {
+    // The region runs in an outlined function that the runtime calls on
+    // every thread: nothing differentiates it, so it may only be copied
+    // when it cannot touch active data.
+    const Value *outlined =
+        call.arg_size() > 2 ? call.getArgOperand(2)->stripPointerCasts()
+                            : nullptr;
+    bool active = any_of(call.args(), [&](Value *a) { return HasT(a); }) ||
+                  UsesShadowedGlobal(dyn_cast_or_null<Function>(outlined));
+    if (active)
+      return ErrorAt(
+          absl::StatusCode::kUnimplemented, call,
+          "OpenMP parallel regions (`#pragma omp parallel`, outlined into `" +
+              (outlined ? outlined->getName().str() : std::string("?")) +
+              "` and started with `" + callee->getName().str() +
+              "`) are not supported yet, and this one touches active data; "
+              "build the differentiated code without -fopenmp, or move the "
+              "parallel region out of it");
+    return absl::OkStatus();
+  }
   if (callee && callee->isIntrinsic())
     return VisitIntrinsic(call, *callee);
   AllocKind ak = ClassifyAllocation(call);
@@ -78,15 +173,7 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
       none_of(call.args(),
               [](Value *a) { return ContainsPointer(a->getType()); }))
     return absl::OkStatus();
-  std::string name = callee ? callee->getName().str() : "inline assembly";
-  return ErrorAt(absl::StatusCode::kUnimplemented, call,
-                 "no derivative rule for call to `" + name +
-                     "`, which receives active values; if it cannot affect "
-                     "derivatives, mark it inactive (the \"enzyme_inactive\" "
-                     "attribute or __enzyme_inactivefn), or give its "
-                     "definition to the module, or register a custom "
-                     "derivative (__enzyme_register_derivative_" +
-                     name + ")");
+  return NoRuleForCall(call, callee);
 }
 
 //===----------------------------------------------------------------------===//
@@ -146,7 +233,8 @@ absl::Status ForwardEmitter::VisitIntrinsic(CallBase &call, Function &callee) {
       if (!isLoad && HasT(args[0]) && Active(args[0]))
         return ErrorAt(absl::StatusCode::kInvalidArgument, call,
                        "the stored value is active but the destination has "
-                       "no shadow memory");
+                       "no shadow memory; " +
+                           NoShadowAdvice(*ptr));
       return absl::OkStatus();
     }
     Lanes lanes;
@@ -464,7 +552,11 @@ absl::Status ForwardEmitter::VisitCustomRule(CallBase &call, Function &rule) {
   auto *pairTy = dyn_cast<StructType>(rrt);
   bool returnsPair = pairTy && pairTy->getNumElements() == 2 &&
                      pairTy->getElementType(1) == rt;
-  if (!rt->isVoidTy() && !returnsPair && rrt != rt)
+  // A C struct of two floats comes back from the C ABI as <2 x float>.
+  auto *vecTy = dyn_cast<FixedVectorType>(rrt);
+  bool returnsVecPair = rrt != rt && vecTy && vecTy->getNumElements() == 2 &&
+                        vecTy->getElementType() == rt;
+  if (!rt->isVoidTy() && !returnsPair && !returnsVecPair && rrt != rt)
     return ErrorAt(absl::StatusCode::kInvalidArgument, call,
                    "the registered derivative `" + rule.getName().str() +
                        "` must return {primal, tangent} or the tangent");
@@ -492,6 +584,10 @@ absl::Status ForwardEmitter::VisitCustomRule(CallBase &call, Function &rule) {
       if (!primal)
         primal = b_.CreateExtractValue(r, {0});
       lanes.push_back(b_.CreateExtractValue(r, {1}));
+    } else if (returnsVecPair) {
+      if (!primal)
+        primal = b_.CreateExtractElement(r, uint64_t(0));
+      lanes.push_back(b_.CreateExtractElement(r, uint64_t(1)));
     } else {
       lanes.push_back(r);
     }

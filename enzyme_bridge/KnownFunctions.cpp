@@ -183,9 +183,11 @@ bool ReturnsFreshMemory(const Function &f) {
 bool IsInactiveCall(const CallBase &call) {
   if (call.hasFnAttr("enzyme_inactive"))
     return true;
-  // An empty inline-assembly statement (a compiler barrier) computes nothing.
+  // An empty inline-assembly statement without results (a compiler
+  // barrier) computes nothing. One with results passes values through
+  // (`asm("" : "=x"(r) : "0"(x))` launders x into r): not inactive.
   if (const auto *asmv = dyn_cast<InlineAsm>(call.getCalledOperand()))
-    return asmv->getAsmString().empty();
+    return asmv->getAsmString().empty() && call.getType()->isVoidTy();
   const Function *f = CalledFunction(call);
   if (!f)
     return false;

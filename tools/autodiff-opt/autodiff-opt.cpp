@@ -59,15 +59,16 @@ struct Args {
 };
 
 int Fail(std::string_view message) {
-  // One "autodiff-opt: error:" per line of a multi-problem message.
+  // One "autodiff-opt: error:" per problem of a multi-problem message; a
+  // problem's indented continuation lines are printed as they are.
   size_t start = 0;
   while (start <= message.size()) {
     size_t end = message.find('\n', start);
     if (end == std::string_view::npos)
       end = message.size();
-    llvm::errs() << "autodiff-opt: error: "
-                 << llvm::StringRef(message.data() + start, end - start)
-                 << "\n";
+    llvm::StringRef line(message.data() + start, end - start);
+    llvm::errs() << (line.starts_with(" ") ? "" : "autodiff-opt: error: ")
+                 << line << "\n";
     start = end + 1;
   }
   return 1;

@@ -13,12 +13,23 @@
 // as in rustc and Enzyme, the code is optimized before it is differentiated;
 // at -O1 and above the derivatives are then inlined and simplified by one
 // more round of LLVM's inliner pipeline. Errors go to the LLVMContext as
-// diagnostics (`error: autodiff: ...`), which makes opt and clang fail.
+// diagnostics, which makes opt and clang fail. A problem whose place the
+// core knows (the status's location payload) is reported as LLVM's
+// "unsupported" diagnostic, the kind clang's backend consumer maps back to
+// the source: `file.c:3:7: error: autodiff: ...` from the debug location,
+// or, without debug info, at the function's declaration. Other problems
+// are plain `error: autodiff: ...`. Every problem is its own diagnostic:
+// clang shows them all, while opt's default handler exits at the first
+// error, so opt shows only the first (autodiff-opt shows them all).
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Pipeline.h"
+#include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/Printers.h"
 
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
@@ -37,6 +48,54 @@ bool HasAutodiffWork(const llvm::Module &m) {
     if (!f.use_empty() && f.getName().contains("__enzyme_"))
       return true;
   return false;
+}
+
+/// An error at a place in the user's source. Clang reads only the message
+/// and the location; other hosts (opt) print it: "file:line:col: message".
+class AutodiffDiagnostic : public llvm::DiagnosticInfoUnsupported {
+public:
+  AutodiffDiagnostic(const llvm::Function &fn, const llvm::Twine &msg,
+                     const llvm::DiagnosticLocation &loc)
+      : DiagnosticInfoUnsupported(fn, msg, loc) {}
+
+  void print(llvm::DiagnosticPrinter &dp) const override {
+    if (isLocationAvailable())
+      dp << getLocationStr() << ": ";
+    dp << getMessage();
+  }
+};
+
+/// The debug location `loc` names, scoped in `fn` (the file may differ from
+/// fn's own when the code was inlined from a header).
+llvm::DiagnosticLocation SourceLocation(llvm::Function &fn,
+                                        const autodiff::ProblemLocation &loc) {
+  llvm::DISubprogram *sp = fn.getSubprogram();
+  if (!sp || !loc.HasSource())
+    return {};
+  llvm::LLVMContext &ctx = fn.getContext();
+  auto *file = llvm::DIFile::get(ctx, loc.file, loc.directory);
+  auto *scope = llvm::DILexicalBlockFile::get(ctx, sp, file, 0);
+  return llvm::DebugLoc(
+      llvm::DILocation::get(ctx, loc.line, loc.column, scope));
+}
+
+/// Reports `s`, one diagnostic per problem; at its source place when the
+/// core says where it is.
+void Report(llvm::Module &m, const absl::Status &s) {
+  std::vector<std::string> problems = autodiff::SplitProblems(s.message());
+  std::optional<std::vector<autodiff::ProblemLocation>> places =
+      autodiff::ProblemLocations(s);
+  for (size_t i = 0; i < problems.size(); ++i) {
+    std::string msg = "autodiff: " + problems[i];
+    llvm::Function *fn =
+        places ? m.getFunction((*places)[i].function) : nullptr;
+    if (!fn) {
+      m.getContext().emitError(msg);
+      continue;
+    }
+    m.getContext().diagnose(
+        AutodiffDiagnostic(*fn, msg, SourceLocation(*fn, (*places)[i])));
+  }
 }
 
 /// What one instance of the pass does.
@@ -59,7 +118,7 @@ public:
     opts.use_annotations = stage_ != Stage::Differentiate;
     absl::Status s = autodiff::RunAutodiffPipeline(m, {}, opts);
     if (!s.ok())
-      m.getContext().emitError("autodiff: " + std::string(s.message()));
+      Report(m, s);
     return llvm::PreservedAnalyses::none();
   }
 

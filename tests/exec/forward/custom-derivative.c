@@ -2,7 +2,8 @@
 // in place of differentiating the function, also through a helper and at
 // width 2. The rule here returns a tangent scaled by a marker factor on
 // purpose in `tagged`, so the test can tell that the rule (and not the
-// body) produced the derivative.
+// body) produced the derivative. A float rule returns its {primal,
+// tangent} struct as <2 x float> (the C ABI's choice).
 // RUN: sh %testlib/run-c.sh %s
 
 #include "enzyme.h"
@@ -31,6 +32,18 @@ pt tagged_fwd(double x, double dx) {
 void *__enzyme_register_derivative_tagged[2] = {(void *)tagged,
                                                 (void *)tagged_fwd};
 
+/* The same for float. */
+float __enzyme_fwddiff_ff(void *, float, float);
+typedef struct { float p, t; } ptf;
+__attribute__((noinline)) float tagged_f(float x) { return x * x; }
+ptf tagged_f_fwd(float x, float dx) {
+  ptf r = {x * x, 100.0f * dx};
+  return r;
+}
+void *__enzyme_register_derivative_tagged_f[2] = {(void *)tagged_f,
+                                                  (void *)tagged_f_fwd};
+float gf(float x) { return tagged_f(x) * 2.0f + x; }
+
 double f(double x) { return my_exp(x * x) * 3 + sin(x); }
 double g(double x) { return tagged(x) + x; }
 
@@ -50,5 +63,6 @@ int main(void) {
   CHECK_CLOSE(-0.5 * (3 * exp(x * x) * 2 * x + cos(x)), w.d[1]);
   /* The rule, not the body: 1000 + 1, not 2x + 1. */
   CHECK_CLOSE(1001.0, __enzyme_fwddiff((void *)g, x, 1.0));
+  CHECK_CLOSE_F(201.0f, __enzyme_fwddiff_ff((void *)gf, 0.6f, 1.0f));
   return fd_report();
 }

@@ -1,7 +1,8 @@
 ; A call through a function pointer with active arguments, when no function
 ; of that type in the module has its address taken: the callee is unknown.
 ; RUN: not %autodiff-opt %s -o /dev/null 2>&1 | FileCheck %s
-; CHECK: in function `apply` (while generating `fwddiffe_apply`), instruction `%r = call double %g(double %x)`: call through a function pointer with active arguments, and no function of this type in the module has its address taken: the callee is unknown
+; CHECK: autodiff-opt: error: in function `apply` (while generating `fwddiffe_apply`), indirect call through `%g`: call through a function pointer with active arguments, and no function of this type in the module has its address taken: the callee is unknown
+; CHECK-NEXT: {{^}}  instruction: %r = call double %g(double %x){{$}}
 
 declare double @__enzyme_fwddiff(...)
 

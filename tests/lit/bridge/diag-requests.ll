@@ -20,7 +20,8 @@ define double @unknown_marker(ptr %p, ptr %dp, double %x) {
   %r = call double (...) @__enzyme_fwddiff(ptr @f, ptr @enzyme_bogus, ptr %p, ptr %dp, double %x, double 1.0)
   ret double %r
 }
-; CHECK-DAG: in function `unknown_marker`, instruction `%r = call double (...) @__enzyme_fwddiff({{.*}}`: unknown marker `enzyme_bogus` (operand 1)
+; CHECK-DAG: in function `unknown_marker`, call to `__enzyme_fwddiff`: unknown marker `enzyme_bogus` (operand 1)
+; CHECK-DAG: {{^}}  instruction: %r = call double (...) @__enzyme_fwddiff(ptr @f, ptr @enzyme_bogus, {{.*}}
 
 define double @missing_shadow(ptr %p) {
   %r = call double (...) @__enzyme_fwddiff(ptr @f, ptr @enzyme_dup, ptr %p, ptr @enzyme_const, double 1.0)

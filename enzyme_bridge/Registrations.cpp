@@ -1,0 +1,102 @@
+//===- enzyme_bridge/Registrations.cpp - C-level registration globals -----===//
+#include "enzyme_bridge/Registrations.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/ReplaceConstant.h"
+
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace autodiff {
+namespace {
+
+/// The shadow `!enzyme_shadow` gives `gv`, if any.
+const Value *ShadowOf(const GlobalVariable &gv) {
+  const MDNode *md = gv.getMetadata("enzyme_shadow");
+  if (!md || md->getNumOperands() == 0)
+    return nullptr;
+  if (const auto *c = dyn_cast<ConstantAsMetadata>(md->getOperand(0)))
+    return c->getValue()->stripPointerCasts();
+  return nullptr;
+}
+
+/// Registers the shadow of one `__enzyme_shadow_global*` global; "" or the
+/// problem.
+std::string Apply(GlobalVariable &reg) {
+  std::string name = "`" + reg.getName().str() + "`";
+  std::string expected = " must be `void *" + reg.getName().str() +
+                         "[2] = {&global, &shadow};`";
+  if (!reg.hasInitializer())
+    return name + " is only declared; it" + expected;
+  const auto *init = dyn_cast<ConstantArray>(reg.getInitializer());
+  if (!init || init->getNumOperands() != 2)
+    return name + expected;
+  auto *global =
+      dyn_cast<GlobalVariable>(init->getOperand(0)->stripPointerCasts());
+  auto *shadow =
+      dyn_cast<GlobalVariable>(init->getOperand(1)->stripPointerCasts());
+  if (!global || !shadow)
+    return name + expected + " (both elements the addresses of global "
+                             "variables)";
+  std::string g = "`" + global->getName().str() + "`";
+  std::string s = "`" + shadow->getName().str() + "`";
+  if (global == shadow)
+    return name + ": " + g + " cannot be its own shadow";
+  if (global->isConstant())
+    return name + ": " + g +
+           " is constant, so its loads may be folded away and it cannot "
+           "carry a derivative; declare it without const";
+  if (shadow->isConstant())
+    return name + ": the shadow " + s + " is constant; it must be writable";
+  const DataLayout &dl = reg.getParent()->getDataLayout();
+  uint64_t gs = dl.getTypeAllocSize(global->getValueType());
+  uint64_t ss = dl.getTypeAllocSize(shadow->getValueType());
+  if (gs != ss)
+    return name + ": the shadow " + s + " has " + std::to_string(ss) +
+           " bytes, but " + g + " has " + std::to_string(gs) +
+           "; it must have the same type";
+  if (const Value *old = ShadowOf(*global)) {
+    if (old == shadow)
+      return "";
+    return name + ": " + g + " already has the shadow `" +
+           old->getName().str() + "`";
+  }
+  LLVMContext &ctx = reg.getContext();
+  global->setMetadata("enzyme_shadow",
+                      MDNode::get(ctx, {ConstantAsMetadata::get(shadow)}));
+  return "";
+}
+
+} // namespace
+
+absl::Status ApplyShadowRegistrations(Module &m) {
+  std::vector<std::string> problems;
+  for (GlobalVariable &gv : m.globals())
+    if (gv.getName().starts_with(kShadowGlobalPrefix)) {
+      std::string p = Apply(gv);
+      if (!p.empty())
+        problems.push_back(p);
+    }
+  if (problems.empty()) {
+    // The optimizer folds addresses into a global into constant
+    // expressions (`getelementptr (i8, ptr @table, i64 8)` as a load's
+    // operand). As instructions they get shadows like any address.
+    SmallVector<Constant *, 8> shadowed;
+    for (GlobalVariable &gv : m.globals())
+      if (ShadowOf(gv))
+        shadowed.push_back(&gv);
+    convertUsersOfConstantsToInstructions(shadowed);
+    return absl::OkStatus();
+  }
+  std::string msg;
+  for (const std::string &p : problems)
+    msg += (msg.empty() ? "" : "\n") + p;
+  return absl::InvalidArgumentError(msg);
+}
+
+} // namespace autodiff
