@@ -56,6 +56,10 @@ static bool MovesRawBits(const Instruction &i) {
   if (i.getOpcode() == Instruction::And || i.getOpcode() == Instruction::Or ||
       i.getOpcode() == Instruction::Xor)
     return true;
+  // Byte moves (packing floats into integers, as the C ABI does).
+  if (i.getOpcode() == Instruction::Shl || i.getOpcode() == Instruction::LShr ||
+      isa<TruncInst>(i) || isa<ZExtInst>(i))
+    return true;
   return isa<LoadInst>(i) || isa<PHINode>(i) || isa<SelectInst>(i) ||
          isa<PtrToIntInst>(i) || isa<BitCastInst>(i) ||
          isa<ExtractValueInst>(i) || isa<ExtractElementInst>(i) ||

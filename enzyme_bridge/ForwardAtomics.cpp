@@ -33,11 +33,21 @@ static absl::Status NoShadowForStore(const Instruction &i, const Value &ptr) {
                      NoShadowAdvice(ptr));
 }
 
+/// Whether storing `val` where there is no shadow would drop a tangent: an
+/// active float or pointer, or an integer holding a float's bits.
+bool ForwardEmitter::LosesTangent(Value *val) {
+  if (!HasT(val))
+    return false;
+  if (CarriesDerivative(val->getType()))
+    return Active(val);
+  return val->getType()->isIntOrIntVectorTy() && IsFloatBits(val, 0);
+}
+
 absl::Status ForwardEmitter::visitStoreInst(StoreInst &i) {
   Value *val = i.getValueOperand();
   Value *ptr = i.getPointerOperand();
   if (!HasT(ptr)) {
-    if (HasT(val) && CarriesDerivative(val->getType()) && Active(val))
+    if (LosesTangent(val))
       return NoShadowForStore(i, *ptr);
     return absl::OkStatus();
   }
@@ -101,7 +111,7 @@ static void ReplaceShadow(IRBuilder<> &b, Value *sp, Value *told, Value *tnew,
 absl::Status ForwardEmitter::visitAtomicRMWInst(AtomicRMWInst &i) {
   Value *ptr = i.getPointerOperand(), *val = i.getValOperand();
   if (!HasT(ptr)) {
-    if (HasT(val) && CarriesDerivative(val->getType()) && Active(val))
+    if (LosesTangent(val))
       return NoShadowForStore(i, *ptr);
     return absl::OkStatus();
   }
@@ -149,7 +159,7 @@ absl::Status ForwardEmitter::visitAtomicRMWInst(AtomicRMWInst &i) {
 absl::Status ForwardEmitter::visitAtomicCmpXchgInst(AtomicCmpXchgInst &i) {
   Value *ptr = i.getPointerOperand(), *val = i.getNewValOperand();
   if (!HasT(ptr)) {
-    if (HasT(val) && CarriesDerivative(val->getType()) && Active(val))
+    if (LosesTangent(val))
       return NoShadowForStore(i, *ptr);
     return absl::OkStatus();
   }

@@ -135,7 +135,9 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
 
   bool anyActiveArg = false;
   for (Value *a : call.args())
-    anyActiveArg |= HasT(a) && CarriesDerivative(a->getType());
+    anyActiveArg |= HasT(a) && (CarriesDerivative(a->getType()) ||
+                                (a->getType()->isIntOrIntVectorTy() &&
+                                 IsFloatBits(a, 0)));
   if (!anyActiveArg) {
     // A function of the module returning memory that receives active data
     // (an allocation helper such as Rust's box_new_uninit) is
@@ -443,13 +445,20 @@ DiffRequest ForwardEmitter::CalleeRequest(CallBase &call, Function &callee) {
   r.width = width_;
   for (unsigned i = 0; i < callee.arg_size(); ++i) {
     Value *a = call.getArgOperand(i);
-    r.args.push_back(HasT(a) && CarriesDerivative(a->getType())
+    // Integers holding the bits of a float (the C ABI passes
+    // `struct {int, float}` as one i64) carry their tangent's bits.
+    bool bits = a->getType()->isIntOrIntVectorTy() && HasT(a) &&
+                IsFloatBits(a, 0);
+    r.args.push_back(HasT(a) && (CarriesDerivative(a->getType()) || bits)
                          ? ArgActivity::Dup
                          : ArgActivity::Const);
   }
   Type *rt = callee.getReturnType();
   r.return_primal = !rt->isVoidTy() && !call.use_empty();
-  r.return_tangent = CarriesDerivative(rt) && !call.use_empty();
+  // An integer (or a struct of integers) returned may be a float's bits.
+  bool bitsBack = !rt->isVoidTy() && !CarriesDerivative(rt) &&
+                  Active(&call) && FloatBitsReachFloat(call);
+  r.return_tangent = (CarriesDerivative(rt) || bitsBack) && !call.use_empty();
   return r;
 }
 
@@ -490,6 +499,9 @@ void ForwardEmitter::ReplaceWithDerivativeResult(CallBase &call, Value *result,
     if (primal)
       SetT(primal, lanes);
     SetT(&call, lanes);
+    // An integer result with a tangent was asked for as a float's bits.
+    if (primal && !CarriesDerivative(primal->getType()))
+      float_bits_.insert(primal);
   }
   erase_.push_back(&call);
 }

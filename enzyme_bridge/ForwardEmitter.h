@@ -5,7 +5,8 @@
 // ForwardCalls.cpp holds calls (intrinsics, rules, calls to functions in the
 // module, calls through function pointers), ForwardAllocation.cpp heap
 // allocation, ForwardMathCalls.cpp complex and output-pointer math,
-// ForwardAtomics.cpp loads, stores and atomic operations.
+// ForwardAtomics.cpp loads, stores and atomic operations, ForwardRawBits.cpp
+// integers that carry the bits of floats.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AUTODIFF_ENZYME_BRIDGE_FORWARDEMITTER_H
@@ -48,11 +49,19 @@ public:
   absl::Status visitCastInst(llvm::CastInst &i);
   absl::Status visitUnaryOperator(llvm::UnaryOperator &i);
   absl::Status visitBinaryOperator(llvm::BinaryOperator &i);
-  absl::Status VisitSignBitOp(llvm::BinaryOperator &i);
+  // Integers carrying the bits of floats (ForwardRawBits.cpp).
+  absl::Status VisitIntegerBits(llvm::Instruction &i);
+  /// Sets `handled` when `i` is a sign-bit operation and got its tangent.
+  absl::Status VisitSignBitOp(llvm::BinaryOperator &i, bool &handled);
+  /// Whether `i` moves whole bytes; if so its tangent is set.
+  bool VisitByteMove(llvm::Instruction &i);
   /// A diagnostic when `i`, an integer operation on the bits of an active
   /// float, feeds a float again (its derivative would be lost).
   absl::Status CheckFloatBitsKept(llvm::Instruction &i);
   bool FloatBitsReachFloat(llvm::Instruction &i);
+  bool IsFloatBits(llvm::Value *v, unsigned depth, bool direct = false);
+  absl::Status CheckNotFloatBits(llvm::Instruction &i);
+  bool LosesTangent(llvm::Value *val);
   absl::Status visitSelectInst(llvm::SelectInst &i);
   absl::Status visitPHINode(llvm::PHINode &) { return absl::OkStatus(); }
   absl::Status visitExtractValueInst(llvm::ExtractValueInst &i);
@@ -143,6 +152,8 @@ private:
   unsigned width_;
   llvm::IRBuilder<> b_;
   std::optional<ActivityInfo> activity_;
+  /// Integer results of derivative calls that carry a float's bits.
+  llvm::SmallPtrSet<llvm::Value *, 8> float_bits_;
   /// Computed on first need (integer copies of float bits).
   std::optional<TypeInfo> types_;
   llvm::DenseMap<llvm::Value *, Lanes> tangents_;

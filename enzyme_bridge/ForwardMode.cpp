@@ -362,11 +362,10 @@ void ForwardEmitter::CreateTangentPhis() {
     for (PHINode &p : bb.phis())
       primals.push_back(&p);
     for (PHINode *p : primals) {
-      // Integer phis get tangents only when active: they then carry raw
-      // bits of active memory (a double moved as i64).
-      if ((!CarriesDerivative(p->getType()) &&
-           !p->getType()->isIntOrIntVectorTy()) ||
-          !Active(p))
+      // Integer phis (and aggregates of integers, such as a cmpxchg's
+      // {i64, i1} carried around a loop) get tangents only when active:
+      // they then carry raw bits of active memory (a double moved as i64).
+      if (!Active(p) || p->getType()->isTokenTy())
         continue;
       Lanes lanes;
       for (unsigned k = 0; k < width_; ++k)
@@ -518,55 +517,6 @@ absl::Status ForwardEmitter::visitGetElementPtrInst(GetElementPtrInst &i) {
   return absl::OkStatus();
 }
 
-/// Whether the integer result of `i` flows, through integer operations,
-/// into a floating-point value again: reinterpreted as one, or stored into
-/// active memory that holds floats.
-bool ForwardEmitter::FloatBitsReachFloat(Instruction &i) {
-  SmallVector<Instruction *, 16> work = {&i};
-  SmallPtrSet<Instruction *, 16> seen;
-  while (!work.empty() && seen.size() < 256) {
-    Instruction *v = work.pop_back_val();
-    if (!seen.insert(v).second)
-      continue;
-    for (User *u : v->users()) {
-      auto *ui = dyn_cast<Instruction>(u);
-      if (!ui)
-        continue;
-      if (isa<BitCastInst>(ui) && ui->getType()->isFPOrFPVectorTy())
-        return true;
-      if (auto *st = dyn_cast<StoreInst>(ui)) {
-        if (st->getValueOperand() != v || !HasT(st->getPointerOperand()))
-          continue;
-        if (!types_)
-          types_.emplace(TypeInfo::Compute(out_));
-        if (types_->TypesAt(st->getPointerOperand()).Lookup(0).kind ==
-            BaseType::Float)
-          return true;
-        continue;
-      }
-      if (ui->getType()->isIntOrIntVectorTy() &&
-          (isa<BinaryOperator>(ui) || isa<CastInst>(ui) || isa<PHINode>(ui) ||
-           isa<SelectInst>(ui) || isa<FreezeInst>(ui)))
-        work.push_back(ui);
-    }
-  }
-  return false;
-}
-
-absl::Status ForwardEmitter::CheckFloatBitsKept(Instruction &i) {
-  bool bits = false;
-  for (Value *op : i.operands())
-    bits |= op->getType()->isIntOrIntVectorTy() && HasT(op);
-  if (!bits || !FloatBitsReachFloat(i))
-    return absl::OkStatus();
-  return ErrorAt(absl::StatusCode::kUnimplemented, i,
-                 std::string("integer `") + i.getOpcodeName() +
-                     "` on the bits of an active floating-point value, used "
-                     "as a floating-point value again, cannot be "
-                     "differentiated (only moves and sign-bit operations "
-                     "can); do the arithmetic on the floating-point value");
-}
-
 absl::Status ForwardEmitter::visitCastInst(CastInst &i) {
   Value *op = i.getOperand(0);
   switch (i.getOpcode()) {
@@ -580,11 +530,14 @@ absl::Status ForwardEmitter::visitCastInst(CastInst &i) {
   case Instruction::Trunc:
   case Instruction::ZExt:
   case Instruction::SExt:
-    // Integer casts carry no derivative, unless they move the bits of an
-    // active float into a float again.
-    return CheckFloatBitsKept(i);
+    // Integer casts carry no derivative, unless they move the bytes of an
+    // active float (ForwardRawBits.cpp).
+    return VisitIntegerBits(i);
+  case Instruction::SIToFP:
+  case Instruction::UIToFP:
+    return CheckNotFloatBits(i);
   default:
-    // int<->fp conversions carry no derivative.
+    // fp->int conversions carry no derivative.
     return absl::OkStatus();
   }
   if (!HasT(op))
@@ -630,46 +583,9 @@ absl::Status ForwardEmitter::visitUnaryOperator(UnaryOperator &i) {
   return ApplyRule(i, ops);
 }
 
-/// Sign-bit operations on the raw bits of a float (code that reads a double
-/// through a union or an integer copy): and with ~sign is fabs, xor with the
-/// sign is fneg, or with the sign is -fabs, and or with another value's
-/// sign is copysign. Their tangents are the same bit operations on the
-/// tangent's bits. Other integer operations carry no derivative.
-absl::Status ForwardEmitter::VisitSignBitOp(BinaryOperator &i) {
-  auto *ty = dyn_cast<IntegerType>(i.getType());
-  if (!ty || (ty->getBitWidth() != 64 && ty->getBitWidth() != 32) ||
-      !Active(&i))
-    return CheckFloatBitsKept(i);
-  Value *a = i.getOperand(0), *c = i.getOperand(1);
-  if (!HasT(a) && HasT(c))
-    std::swap(a, c);
-  if (!HasT(a))
-    return absl::OkStatus();
-  if (HasT(c))
-    return CheckFloatBitsKept(i);
-  APInt sign = APInt::getSignMask(ty->getBitWidth());
-  const APInt *k = nullptr;
-  bool isConst = match(c, m_APInt(k));
-  Value *signOfA = nullptr;
-  if (isConst && i.getOpcode() == Instruction::And && *k == ~sign)
-    signOfA = b_.CreateAnd(a, ConstantInt::get(ty, sign)); // fabs
-  else if (isConst && i.getOpcode() == Instruction::Xor && *k == sign)
-    signOfA = ConstantInt::get(ty, sign); // fneg
-  else if (isConst && i.getOpcode() == Instruction::Or && *k == sign)
-    signOfA = b_.CreateXor(b_.CreateAnd(a, ConstantInt::get(ty, sign)),
-                           ConstantInt::get(ty, sign)); // -fabs
-  else if (!isConst && i.getOpcode() == Instruction::Or &&
-           match(c, m_And(m_Value(), m_SpecificInt(sign))))
-    signOfA = c; // copysign(|a|, b): the tangent takes b's sign
-  else
-    return CheckFloatBitsKept(i);
-  SetLanes(&i, [&](unsigned k) { return b_.CreateXor(T(a, k), signOfA); });
-  return absl::OkStatus();
-}
-
 absl::Status ForwardEmitter::visitBinaryOperator(BinaryOperator &i) {
   if (i.getType()->isIntOrIntVectorTy())
-    return VisitSignBitOp(i);
+    return VisitIntegerBits(i);
   if (!i.getType()->isFPOrFPVectorTy() || !Active(&i))
     return absl::OkStatus();
   SmallVector<Value *, 2> ops(i.operands());

@@ -9,6 +9,7 @@
 ; RUN: not %autodiff-opt %t/store-bits.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=STORE
 ; RUN: not %autodiff-opt %t/atomic-bits.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=ATOMIC
 ; RUN: not %autodiff-opt %t/va-arg.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=VAARG
+; RUN: not %autodiff-opt %t/sitofp-bits.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=SITOFP
 ; RUN: %autodiff-opt %t/exponent.ll --no-postopt -S -o - | FileCheck %s --check-prefix=EXPONENT
 
 ;--- add-bits.ll
@@ -89,4 +90,19 @@ declare double @__enzyme_fwddiff(...)
 define double @d(double %x) {
   %r = call double (...) @__enzyme_fwddiff(ptr @scale_big, double %x, double 1.0)
   ret double %r
+}
+
+;--- sitofp-bits.ll
+; A fast log2 reads the bits of a float as a number.
+; SITOFP: in function `fast_log2`{{.*}}`sitofp` reads the bits of an active floating-point value as a number
+define float @fast_log2(float %x) {
+  %b = bitcast float %x to i32
+  %n = sitofp i32 %b to float
+  %y = fmul float %n, 0x3E80000000000000
+  ret float %y
+}
+declare float @__enzyme_fwddiff(...)
+define float @d(float %x) {
+  %r = call float (...) @__enzyme_fwddiff(ptr @fast_log2, float %x, float 1.0)
+  ret float %r
 }

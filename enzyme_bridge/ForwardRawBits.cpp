@@ -1,0 +1,289 @@
+//===- enzyme_bridge/ForwardRawBits.cpp - Floats carried as integers ------===//
+//
+// Optimized code and the C ABI move floating-point data as integers: a
+// double copied as i64, `struct {int n; float w;}` passed as one i64,
+// `_Atomic double` updated through a cmpxchg on i64, fabs written as a mask
+// on the bits. Such integers carry the raw bits of their tangents:
+//  - moves (loads, stores, phis, selects, bitcasts) copy the tangent bits;
+//  - sign-bit operations (fabs, fneg, -fabs, copysign on the bits) apply
+//    the same sign to the tangent;
+//  - byte moves (truncation and zero extension to whole bytes, shifts by
+//    whole bytes, masks made of 0x00 and 0xff bytes, `or` of values with
+//    no common bits) move the tangent's bytes the same way, so floats
+//    packed into and unpacked from integers keep their tangents;
+//  - any other integer operation on such bits (an ulp step, a new exponent,
+//    the bits read as a number) is a diagnostic when its result becomes a
+//    float again; used only to decide a branch it needs no derivative.
+//
+//===----------------------------------------------------------------------===//
+#include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/ForwardEmitter.h"
+#include "support/StatusMacros.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/PatternMatch.h"
+
+using namespace llvm;
+using namespace llvm::PatternMatch;
+
+namespace autodiff {
+
+absl::Status ForwardEmitter::VisitIntegerBits(Instruction &i) {
+  if (auto *bo = dyn_cast<BinaryOperator>(&i)) {
+    bool handled = false;
+    AD_RETURN_IF_ERROR(VisitSignBitOp(*bo, handled));
+    if (handled)
+      return absl::OkStatus();
+  }
+  if (VisitByteMove(i))
+    return absl::OkStatus();
+  return CheckFloatBitsKept(i);
+}
+
+/// Sign-bit operations on the raw bits of a float (code that reads a double
+/// through a union or an integer copy): and with ~sign is fabs, xor with the
+/// sign is fneg, or with the sign is -fabs, or with another value's sign is
+/// copysign, xor with another value's sign multiplies by its sign. Their
+/// tangents are the same bit operations on the tangent's bits.
+absl::Status ForwardEmitter::VisitSignBitOp(BinaryOperator &i, bool &handled) {
+  handled = false;
+  auto *ty = dyn_cast<IntegerType>(i.getType());
+  if (!ty || (ty->getBitWidth() != 64 && ty->getBitWidth() != 32) ||
+      !Active(&i))
+    return absl::OkStatus();
+  Value *a = i.getOperand(0), *c = i.getOperand(1);
+  if (!HasT(a) && HasT(c))
+    std::swap(a, c);
+  if (!HasT(a) || HasT(c))
+    return absl::OkStatus();
+  APInt sign = APInt::getSignMask(ty->getBitWidth());
+  const APInt *k = nullptr;
+  bool isConst = match(c, m_APInt(k));
+  unsigned op = i.getOpcode();
+  Value *signOfA = nullptr;
+  if (isConst && op == Instruction::And && *k == sign) {
+    handled = true; // The sign alone: no derivative (copysign uses it).
+    return absl::OkStatus();
+  }
+  if (isConst && op == Instruction::And && *k == ~sign) {
+    signOfA = b_.CreateAnd(a, ConstantInt::get(ty, sign)); // fabs
+  } else if (isConst && op == Instruction::Xor && *k == sign) {
+    signOfA = ConstantInt::get(ty, sign); // fneg
+  } else if (isConst && op == Instruction::Or && *k == sign) {
+    Value *aSign = b_.CreateAnd(a, ConstantInt::get(ty, sign));
+    signOfA = b_.CreateXor(aSign, ConstantInt::get(ty, sign)); // -fabs
+  } else if (!isConst && op == Instruction::Or &&
+             match(c, m_And(m_Value(), m_SpecificInt(sign)))) {
+    signOfA = c; // copysign(|a|, b): the tangent takes b's sign
+  } else if (!isConst && op == Instruction::Xor &&
+             match(c, m_And(m_Value(), m_SpecificInt(sign)))) {
+    signOfA = c; // a * sign(b)
+  } else {
+    return absl::OkStatus();
+  }
+  SetLanes(&i, [&](unsigned k) { return b_.CreateXor(T(a, k), signOfA); });
+  handled = true;
+  return absl::OkStatus();
+}
+
+/// Whether every byte of `k` is 0x00 or 0xff.
+static bool IsByteMask(const APInt &k) {
+  for (unsigned b = 0; b < k.getBitWidth(); b += 8) {
+    uint64_t byte = k.extractBitsAsZExtValue(8, b);
+    if (byte != 0 && byte != 0xff)
+      return false;
+  }
+  return true;
+}
+
+bool ForwardEmitter::VisitByteMove(Instruction &i) {
+  Type *ty = i.getType();
+  if (!ty->isIntOrIntVectorTy() || ty->getScalarSizeInBits() % 8 != 0 ||
+      !Active(&i))
+    return false;
+  Value *a = i.getOperand(0);
+  switch (i.getOpcode()) {
+  case Instruction::Trunc:
+  case Instruction::ZExt:
+    if (!HasT(a) || a->getType()->getScalarSizeInBits() % 8 != 0)
+      return false;
+    SetLanes(&i, [&](unsigned k) {
+      return b_.CreateCast(cast<CastInst>(i).getOpcode(), TOrZero(a, k), ty);
+    });
+    return true;
+  case Instruction::Shl:
+  case Instruction::LShr: {
+    const APInt *sh = nullptr;
+    if (!HasT(a) || HasT(i.getOperand(1)) ||
+        !match(i.getOperand(1), m_APInt(sh)) || sh->getZExtValue() % 8 != 0)
+      return false;
+    SetLanes(&i, [&](unsigned k) {
+      return b_.CreateBinOp(cast<BinaryOperator>(i).getOpcode(),
+                            TOrZero(a, k), i.getOperand(1));
+    });
+    return true;
+  }
+  case Instruction::And: {
+    Value *c = i.getOperand(1);
+    if (!HasT(a))
+      std::swap(a, c);
+    const APInt *mask = nullptr;
+    if (!HasT(a) || HasT(c) || !match(c, m_APInt(mask)) || !IsByteMask(*mask))
+      return false;
+    SetLanes(&i, [&](unsigned k) { return b_.CreateAnd(TOrZero(a, k), c); });
+    return true;
+  }
+  case Instruction::Or: {
+    Value *c = i.getOperand(1);
+    // Packing: the two sides hold disjoint bits (an integer field beside a
+    // float's bits; its tangent bits are zero). A constant merged into a
+    // float's own bits (a new exponent) needs a mask first, which is no
+    // byte move and is reported there.
+    if (!(HasT(a) || HasT(c)) ||
+        !haveNoCommonBitsSet(a, c, SimplifyQuery(out_.getDataLayout())))
+      return false;
+    SetLanes(&i, [&](unsigned k) {
+      Value *ta = TOrZero(a, k);
+      Value *tc = TOrZero(c, k);
+      return b_.CreateOr(ta, tc);
+    });
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+/// Whether `v`, an integer, holds the bits of a float: it comes from a
+/// bitcast of one, or from memory the type analysis knows to hold floats,
+/// through moves and (unless `direct`, which asks whether `v` is the whole
+/// float) byte moves, sign-bit operations and calls.
+bool ForwardEmitter::IsFloatBits(Value *v, unsigned depth, bool direct) {
+  if (depth > 8)
+    return false;
+  if (auto *bc = dyn_cast<BitCastInst>(v))
+    return bc->getSrcTy()->isFPOrFPVectorTy();
+  // Integer tangents asked for across a call (see CalleeRequest).
+  if (!direct && float_bits_.count(v))
+    return true;
+  if (isa<Argument>(v) && !direct && HasT(v) &&
+      v->getType()->isIntOrIntVectorTy())
+    return true;
+  if (isa<Argument>(v) || isa<CallBase>(v))
+    return false;
+  Value *ptr = nullptr;
+  if (auto *l = dyn_cast<LoadInst>(v))
+    ptr = l->getPointerOperand();
+  else if (auto *rmw = dyn_cast<AtomicRMWInst>(v))
+    ptr = rmw->getPointerOperand();
+  else if (auto *cx = dyn_cast<AtomicCmpXchgInst>(v))
+    ptr = cx->getPointerOperand();
+  if (ptr) {
+    if (!types_)
+      types_.emplace(TypeInfo::Compute(out_));
+    Type *accessed = v->getType();
+    if (auto *cx = dyn_cast<AtomicCmpXchgInst>(v))
+      accessed = cx->getNewValOperand()->getType();
+    int64_t size = out_.getDataLayout().getTypeStoreSize(accessed);
+    MemoryTypes mt = types_->TypesAt(ptr);
+    for (int64_t off = 0; off < size; ++off) {
+      // Only memory known to hold floats: memory whose type conflicts
+      // (a Rust enum's payload) is not taken for float bits.
+      if (mt.Lookup(off).kind == BaseType::Float)
+        return true;
+    }
+    return false;
+  }
+  auto *i = dyn_cast<Instruction>(v);
+  bool move = i && (isa<PHINode>(i) || isa<SelectInst>(i) ||
+                    isa<FreezeInst>(i) || isa<ExtractValueInst>(i));
+  bool bitOp = i && (isa<BinaryOperator>(i) || isa<TruncInst>(i) ||
+                     isa<ZExtInst>(i));
+  if (!move && !(bitOp && !direct))
+    return false;
+  for (Value *op : i->operands())
+    if (op->getType()->isIntOrIntVectorTy() || op->getType()->isStructTy())
+      if (IsFloatBits(op, depth + 1, direct))
+        return true;
+  return false;
+}
+
+/// Whether the integer result of `i` flows, through integer operations,
+/// into a floating-point value again: reinterpreted as one, or stored into
+/// active memory that holds floats.
+bool ForwardEmitter::FloatBitsReachFloat(Instruction &i) {
+  SmallVector<Instruction *, 16> work = {&i};
+  SmallPtrSet<Instruction *, 16> seen;
+  while (!work.empty() && seen.size() < 256) {
+    Instruction *v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    for (User *u : v->users()) {
+      auto *ui = dyn_cast<Instruction>(u);
+      if (!ui)
+        continue;
+      if (isa<BitCastInst>(ui) && ui->getType()->isFPOrFPVectorTy())
+        return true;
+      // Passed to a function of the module, which may turn it into a float.
+      if (auto *call = dyn_cast<CallBase>(ui)) {
+        Function *callee = call->getCalledFunction();
+        if (callee && !callee->isDeclaration() && is_contained(call->args(), v))
+          return true;
+        continue;
+      }
+      if (auto *st = dyn_cast<StoreInst>(ui)) {
+        if (st->getValueOperand() != v || !HasT(st->getPointerOperand()))
+          continue;
+        if (!types_)
+          types_.emplace(TypeInfo::Compute(out_));
+        // Memory known to hold floats, or of unknown type (a local that
+        // -O0 code copies into a double).
+        BaseType::Kind kind =
+            types_->TypesAt(st->getPointerOperand()).Lookup(0).kind;
+        if (kind != BaseType::Integer && kind != BaseType::Pointer)
+          return true;
+        continue;
+      }
+      bool intLike = ui->getType()->isIntOrIntVectorTy() ||
+                     (ui->getType()->isAggregateType() &&
+                      !CarriesDerivative(ui->getType()));
+      if (intLike &&
+          (isa<BinaryOperator>(ui) || isa<CastInst>(ui) || isa<PHINode>(ui) ||
+           isa<SelectInst>(ui) || isa<FreezeInst>(ui) ||
+           isa<ExtractValueInst>(ui) || isa<InsertValueInst>(ui)))
+        work.push_back(ui);
+    }
+  }
+  return false;
+}
+
+absl::Status ForwardEmitter::CheckFloatBitsKept(Instruction &i) {
+  bool bits = false;
+  for (Value *op : i.operands())
+    bits |= op->getType()->isIntOrIntVectorTy() && HasT(op) &&
+            IsFloatBits(op, 0);
+  if (!bits || !FloatBitsReachFloat(i))
+    return absl::OkStatus();
+  return ErrorAt(absl::StatusCode::kUnimplemented, i,
+                 std::string("integer `") + i.getOpcodeName() +
+                     "` on the bits of an active floating-point value, used "
+                     "as a floating-point value again, cannot be "
+                     "differentiated (only moves and sign-bit operations "
+                     "can); do the arithmetic on the floating-point value");
+}
+
+/// `sitofp`/`uitofp` of the bits of an active float reads the bits as a
+/// number (a fast log2): there is no derivative to give.
+absl::Status ForwardEmitter::CheckNotFloatBits(Instruction &i) {
+  Value *op = i.getOperand(0);
+  if (!HasT(op) || !IsFloatBits(op, 0, /*direct=*/true))
+    return absl::OkStatus();
+  return ErrorAt(absl::StatusCode::kUnimplemented, i,
+                 std::string("`") + i.getOpcodeName() +
+                     "` reads the bits of an active floating-point value as a "
+                     "number, which cannot be differentiated; do the "
+                     "arithmetic on the floating-point value");
+}
+
+} // namespace autodiff
