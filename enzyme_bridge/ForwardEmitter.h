@@ -59,7 +59,8 @@ public:
   /// float, feeds a float again (its derivative would be lost).
   absl::Status CheckFloatBitsKept(llvm::Instruction &i);
   bool FloatBitsReachFloat(llvm::Instruction &i);
-  bool IsFloatBits(llvm::Value *v, unsigned depth, bool direct = false);
+  bool IsFloatBits(llvm::Value *v, unsigned depth, bool direct = false,
+                   bool loose = false);
   absl::Status CheckNotFloatBits(llvm::Instruction &i);
   bool LosesTangent(llvm::Value *val);
   absl::Status visitSelectInst(llvm::SelectInst &i);

@@ -159,7 +159,8 @@ bool ForwardEmitter::VisitByteMove(Instruction &i) {
 /// bitcast of one, or from memory the type analysis knows to hold floats,
 /// through moves and (unless `direct`, which asks whether `v` is the whole
 /// float) byte moves, sign-bit operations and calls.
-bool ForwardEmitter::IsFloatBits(Value *v, unsigned depth, bool direct) {
+bool ForwardEmitter::IsFloatBits(Value *v, unsigned depth, bool direct,
+                                 bool loose) {
   if (depth > 8)
     return false;
   if (auto *bc = dyn_cast<BitCastInst>(v))
@@ -188,9 +189,11 @@ bool ForwardEmitter::IsFloatBits(Value *v, unsigned depth, bool direct) {
     int64_t size = out_.getDataLayout().getTypeStoreSize(accessed);
     MemoryTypes mt = types_->TypesAt(ptr);
     for (int64_t off = 0; off < size; ++off) {
-      // Only memory known to hold floats: memory whose type conflicts
-      // (a Rust enum's payload) is not taken for float bits.
-      if (mt.Lookup(off).kind == BaseType::Float)
+      // Memory known to hold floats; memory of conflicting types (a union
+      // of a double and an integer, or a Rust enum's payload) only when
+      // `loose` (deciding a diagnostic, not a derivative's signature).
+      BaseType::Kind kind = mt.Lookup(off).kind;
+      if (kind == BaseType::Float || (loose && kind == BaseType::Anything))
         return true;
     }
     return false;
@@ -204,7 +207,7 @@ bool ForwardEmitter::IsFloatBits(Value *v, unsigned depth, bool direct) {
     return false;
   for (Value *op : i->operands())
     if (op->getType()->isIntOrIntVectorTy() || op->getType()->isStructTy())
-      if (IsFloatBits(op, depth + 1, direct))
+      if (IsFloatBits(op, depth + 1, direct, loose))
         return true;
   return false;
 }
@@ -262,7 +265,7 @@ absl::Status ForwardEmitter::CheckFloatBitsKept(Instruction &i) {
   bool bits = false;
   for (Value *op : i.operands())
     bits |= op->getType()->isIntOrIntVectorTy() && HasT(op) &&
-            IsFloatBits(op, 0);
+            IsFloatBits(op, 0, /*direct=*/false, /*loose=*/true);
   if (!bits || !FloatBitsReachFloat(i))
     return absl::OkStatus();
   return ErrorAt(absl::StatusCode::kUnimplemented, i,
@@ -277,7 +280,7 @@ absl::Status ForwardEmitter::CheckFloatBitsKept(Instruction &i) {
 /// number (a fast log2): there is no derivative to give.
 absl::Status ForwardEmitter::CheckNotFloatBits(Instruction &i) {
   Value *op = i.getOperand(0);
-  if (!HasT(op) || !IsFloatBits(op, 0, /*direct=*/true))
+  if (!HasT(op) || !IsFloatBits(op, 0, /*direct=*/true, /*loose=*/true))
     return absl::OkStatus();
   return ErrorAt(absl::StatusCode::kUnimplemented, i,
                  std::string("`") + i.getOpcodeName() +
