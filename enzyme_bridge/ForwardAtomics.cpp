@@ -43,6 +43,16 @@ bool ForwardEmitter::LosesTangent(Value *val) {
   return val->getType()->isIntOrIntVectorTy() && IsFloatBits(val, 0);
 }
 
+Lanes ForwardEmitter::PerShadowLane(
+    Value *ptr, function_ref<Value *(Value *shadow, unsigned lane)> make) {
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k) {
+    Value *sp = T(ptr, k);
+    lanes.push_back(sp ? make(sp, k) : nullptr);
+  }
+  return lanes;
+}
+
 absl::Status ForwardEmitter::visitStoreInst(StoreInst &i) {
   Value *val = i.getValueOperand();
   Value *ptr = i.getPointerOperand();
@@ -66,19 +76,12 @@ absl::Status ForwardEmitter::visitLoadInst(LoadInst &i) {
   Value *ptr = i.getPointerOperand();
   if (!HasT(ptr) || !Active(&i))
     return absl::OkStatus();
-  Lanes lanes;
-  for (unsigned k = 0; k < width_; ++k) {
-    Value *sp = T(ptr, k);
-    if (!sp) {
-      lanes.push_back(nullptr);
-      continue;
-    }
-    LoadInst *l = b_.CreateAlignedLoad(i.getType(), sp, i.getAlign(),
-                                       i.isVolatile(), i.getName() + "'");
-    l->setAtomic(i.getOrdering(), i.getSyncScopeID());
-    lanes.push_back(l);
-  }
-  SetT(&i, lanes);
+  SetT(&i, PerShadowLane(ptr, [&](Value *sp, unsigned) {
+         LoadInst *l = b_.CreateAlignedLoad(i.getType(), sp, i.getAlign(),
+                                            i.isVolatile(), i.getName() + "'");
+         l->setAtomic(i.getOrdering(), i.getSyncScopeID());
+         return l;
+       }));
   return absl::OkStatus();
 }
 
@@ -127,30 +130,21 @@ absl::Status ForwardEmitter::visitAtomicRMWInst(AtomicRMWInst &i) {
                          "cannot be differentiated");
     return absl::OkStatus();
   }
-  Lanes lanes;
-  for (unsigned k = 0; k < width_; ++k) {
-    Value *sp = T(ptr, k);
-    if (!sp) {
-      lanes.push_back(nullptr);
-      continue;
-    }
-    Value *tv = TOrZero(val, k);
-    if (op == AtomicRMWInst::Xchg || op == AtomicRMWInst::FAdd ||
-        op == AtomicRMWInst::FSub) {
-      lanes.push_back(b_.CreateAtomicRMW(op, sp, tv, i.getAlign(),
-                                         i.getOrdering(), i.getSyncScopeID()));
-      continue;
-    }
-    // max/min: the new tangent is the operand's if the operand won.
-    LoadInst *told = b_.CreateAlignedLoad(i.getType(), sp, i.getAlign(),
-                                          i.getName() + "'old");
-    told->setAtomic(AtomicOrdering::Monotonic, i.getSyncScopeID());
-    Value *takes = TakesOperand(b_, op, &i, val);
-    Value *tnew = b_.CreateSelect(takes, tv, told);
-    ReplaceShadow(b_, sp, told, tnew, i.getAlign(), i.getSyncScopeID());
-    lanes.push_back(told);
-  }
-  SetT(&i, lanes);
+  SetT(&i, PerShadowLane(ptr, [&](Value *sp, unsigned k) -> Value * {
+         Value *tv = TOrZero(val, k);
+         if (op == AtomicRMWInst::Xchg || op == AtomicRMWInst::FAdd ||
+             op == AtomicRMWInst::FSub)
+           return b_.CreateAtomicRMW(op, sp, tv, i.getAlign(), i.getOrdering(),
+                                     i.getSyncScopeID());
+         // max/min: the new tangent is the operand's if the operand won.
+         LoadInst *told = b_.CreateAlignedLoad(i.getType(), sp, i.getAlign(),
+                                               i.getName() + "'old");
+         told->setAtomic(AtomicOrdering::Monotonic, i.getSyncScopeID());
+         Value *takes = TakesOperand(b_, op, &i, val);
+         Value *tnew = b_.CreateSelect(takes, tv, told);
+         ReplaceShadow(b_, sp, told, tnew, i.getAlign(), i.getSyncScopeID());
+         return told;
+       }));
   return absl::OkStatus();
 }
 
@@ -165,22 +159,17 @@ absl::Status ForwardEmitter::visitAtomicCmpXchgInst(AtomicCmpXchgInst &i) {
   }
   Type *ty = val->getType();
   Value *success = b_.CreateExtractValue(&i, 1, i.getName() + ".ok");
-  Lanes lanes;
-  for (unsigned k = 0; k < width_; ++k) {
-    Value *sp = T(ptr, k);
-    if (!sp) {
-      lanes.push_back(nullptr);
-      continue;
-    }
-    LoadInst *told = b_.CreateAlignedLoad(ty, sp, i.getAlign(),
-                                          i.getName() + "'old");
-    told->setAtomic(AtomicOrdering::Monotonic, i.getSyncScopeID());
-    Value *tnew = b_.CreateSelect(success, TOrZero(val, k), told);
-    ReplaceShadow(b_, sp, told, tnew, i.getAlign(), i.getSyncScopeID());
-    Value *agg = b_.CreateInsertValue(PoisonValue::get(i.getType()), told, 0);
-    lanes.push_back(b_.CreateInsertValue(agg, success, 1));
-  }
-  SetT(&i, lanes);
+  SetT(&i, PerShadowLane(ptr, [&](Value *sp, unsigned k) {
+         LoadInst *told = b_.CreateAlignedLoad(ty, sp, i.getAlign(),
+                                               i.getName() + "'old");
+         told->setAtomic(AtomicOrdering::Monotonic, i.getSyncScopeID());
+         Value *tval = TOrZero(val, k);
+         Value *tnew = b_.CreateSelect(success, tval, told);
+         ReplaceShadow(b_, sp, told, tnew, i.getAlign(), i.getSyncScopeID());
+         Value *agg =
+             b_.CreateInsertValue(PoisonValue::get(i.getType()), told, 0);
+         return b_.CreateInsertValue(agg, success, 1);
+       }));
   return absl::OkStatus();
 }
 

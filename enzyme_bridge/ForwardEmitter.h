@@ -105,6 +105,12 @@ private:
   void SetLanes(llvm::Value *v,
                 llvm::function_ref<llvm::Value *(unsigned lane)> make);
   bool Active(const llvm::Value *v) const { return activity_->IsActive(v); }
+  /// Per lane, make(shadow, lane) for each lane where `ptr` has a shadow
+  /// (null elsewhere).
+  Lanes PerShadowLane(
+      llvm::Value *ptr,
+      llvm::function_ref<llvm::Value *(llvm::Value *shadow, unsigned lane)>
+          make);
 
   // Structure.
   void PromoteLocals();
