@@ -179,7 +179,10 @@ absl::Status ErrorAt(absl::StatusCode code, const llvm::Instruction &inst,
                      const std::string &message) {
   absl::Status s(code, DescribePlace(inst) + ": " + message +
                            "\n  instruction: " + ValueToString(inst, 300));
-  s.SetPayload(kLocationPayload, absl::Cord(Encode(LocationOf(inst))));
+  // Cord's string_view constructor: its std::string one is a template whose
+  // mangled name differs between g++ and clang++ builds of Abseil.
+  std::string location = Encode(LocationOf(inst));
+  s.SetPayload(kLocationPayload, absl::Cord(absl::string_view(location)));
   return s;
 }
 
@@ -211,7 +214,8 @@ absl::Status JoinProblems(llvm::ArrayRef<absl::Status> problems) {
       records.insert(records.end(), count, Encode(ProblemLocation()));
   }
   absl::Status s(problems.front().code(), message);
-  s.SetPayload(kLocationPayload, absl::Cord(llvm::join(records, "\n")));
+  std::string joined = llvm::join(records, "\n");
+  s.SetPayload(kLocationPayload, absl::Cord(absl::string_view(joined)));
   return s;
 }
 
