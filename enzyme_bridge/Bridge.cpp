@@ -85,6 +85,24 @@ Value *Build(IRBuilder<> &b, Type *t, ArrayRef<Value *> leaves, size_t &pos) {
   return leaves[pos++];
 }
 
+/// 1.0 in every floating-point leaf of `t` (zero elsewhere).
+Constant *OnesLike(Type *t) {
+  if (t->isFPOrFPVectorTy())
+    return ConstantFP::get(t, 1.0);
+  SmallVector<Constant *, 4> parts;
+  if (auto *st = dyn_cast<StructType>(t)) {
+    for (Type *e : st->elements())
+      parts.push_back(OnesLike(e));
+    return ConstantStruct::get(st, parts);
+  }
+  if (auto *at = dyn_cast<ArrayType>(t)) {
+    for (uint64_t i = 0; i < at->getNumElements(); ++i)
+      parts.push_back(OnesLike(at->getElementType()));
+    return ConstantArray::get(at, parts);
+  }
+  return Constant::getNullValue(t);
+}
+
 std::string TypeName(Type *t) {
   std::string s;
   raw_string_ostream os(s);
@@ -165,6 +183,17 @@ absl::Status ReplaceRequestCall(const RequestCall &rc, Function &df) {
         AD_ASSIGN_OR_RETURN(Value * sv, Coerce(b, s, pt, rc, i));
         args.push_back(sv);
       }
+  }
+
+  if (r.mode == Mode::Reverse && r.return_tangent) {
+    // The seed of the return: `enzyme_seed`'s value, else 1.0.
+    Type *rt = fty->getReturnType();
+    if (rc.seed) {
+      AD_ASSIGN_OR_RETURN(Value * seed, Coerce(b, rc.seed, rt, rc, ~0u));
+      args.push_back(seed);
+    } else {
+      args.push_back(OnesLike(rt));
+    }
   }
 
   // Check the result layout before changing anything. A result nobody

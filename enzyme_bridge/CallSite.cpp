@@ -204,8 +204,10 @@ void SetReturnFlags(RequestCall &rc, bool constReturn, bool noReturn) {
   DiffRequest &req = rc.request;
   Type *retTy = req.fn->getReturnType();
   bool differentiableRet = !retTy->isVoidTy() && !retTy->isIntOrIntVectorTy();
-  req.return_tangent = req.mode == Mode::Forward && differentiableRet &&
-                       !constReturn && !noReturn;
+  // Forward: the tangent of the result is returned. Reverse: the result is
+  // an active output, seeded with 1.0 (or `enzyme_seed`).
+  req.return_tangent = differentiableRet && !constReturn && !noReturn &&
+                       !(req.mode == Mode::Reverse && retTy->isPointerTy());
   if (noReturn)
     req.return_primal = false;
   if (rc.implicit_sret)

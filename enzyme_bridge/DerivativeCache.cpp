@@ -3,6 +3,7 @@
 
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/ForwardMode.h"
+#include "enzyme_bridge/reverse/ReverseMode.h"
 
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
@@ -52,15 +53,17 @@ absl::StatusOr<Function *> DerivativeCache::Get(const DiffRequest &r) {
   auto it = map_.find(r);
   if (it != map_.end())
     return it->second;
-  if (r.mode != Mode::Forward)
-    return absl::UnimplementedError(
-        "reverse mode (__enzyme_autodiff) is not yet supported by the "
-        "differentiation core; requested for `" +
-        r.fn->getName().str() + "`");
+  if (r.mode == Mode::Reverse) {
+    absl::Status ok = CheckReverseRequest(r);
+    if (!ok.ok())
+      return ok;
+  }
   if (r.fn->isVarArg())
     return absl::UnimplementedError("cannot differentiate variadic function `" +
                                     r.fn->getName().str() + "`");
-  Function *f = Function::Create(ForwardDerivativeType(r),
+  Function *f = Function::Create(r.mode == Mode::Forward
+                                     ? ForwardDerivativeType(r)
+                                     : ReverseDerivativeType(r),
                                  GlobalValue::InternalLinkage,
                                  r.DerivativeName(), &m_);
   // Callers are created before the body is cloned: fix the convention now.
@@ -78,7 +81,9 @@ absl::Status DerivativeCache::Drain() {
     DiffRequest r = pending_.front();
     pending_.pop_front();
     Function *f = map_.lookup(r);
-    absl::Status s = EmitForwardDerivative(r, *f, *this);
+    absl::Status s = r.mode == Mode::Forward
+                         ? EmitForwardDerivative(r, *f, *this)
+                         : EmitReverseDerivative(r, *f, *this);
     if (!s.ok() && none_of(problems, [&](const absl::Status &p) {
           return p.message() == s.message();
         }))

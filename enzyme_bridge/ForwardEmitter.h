@@ -13,6 +13,7 @@
 #define AUTODIFF_ENZYME_BRIDGE_FORWARDEMITTER_H
 
 #include "enzyme_bridge/ActivityAnalysis.h"
+#include "enzyme_bridge/ClonePrimal.h"
 #include "enzyme_bridge/Request.h"
 #include "enzyme_bridge/TypeAnalysis.h"
 
@@ -27,10 +28,6 @@
 namespace autodiff {
 
 class DerivativeCache;
-
-/// Per-lane tangents (or shadows, for pointers) of one primal value; a null
-/// lane is a zero tangent / no shadow.
-using Lanes = llvm::SmallVector<llvm::Value *, 4>;
 
 class ForwardEmitter : public llvm::InstVisitor<ForwardEmitter, absl::Status> {
 public:

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/ForwardMode.h"
 
+#include "enzyme_bridge/ClonePrimal.h"
 #include "enzyme_bridge/DerivativeCache.h"
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/ForwardEmitter.h"
@@ -217,79 +218,10 @@ void ForwardEmitter::SetLanes(Value *v,
 //===----------------------------------------------------------------------===//
 
 absl::Status ForwardEmitter::Run() {
-  Function &f = *req_.fn;
-  // Copy the primal body; primal parameters map to the derivative's primal
-  // parameters, shadows follow them.
-  ValueToValueMapTy vmap;
-  SmallVector<const Argument *, 8> activeArgs;
-  unsigned pos = 0;
-  std::vector<std::pair<Argument *, Lanes>> argTangents;
-  for (Argument &a : f.args()) {
-    Argument *primal = out_.getArg(pos++);
-    primal->setName(a.getName());
-    vmap[&a] = primal;
-    if (req_.IsActive(a.getArgNo())) {
-      Lanes lanes;
-      for (unsigned k = 0; k < width_; ++k) {
-        Argument *s = out_.getArg(pos++);
-        s->setName(a.getName() + "'" + (width_ > 1 ? std::to_string(k) : ""));
-        lanes.push_back(s);
-      }
-      argTangents.push_back({primal, lanes});
-      activeArgs.push_back(primal);
-    }
-  }
-  SmallVector<ReturnInst *, 4> rets;
-  CloneFunctionInto(&out_, &f, vmap, CloneFunctionChangeType::LocalChangesOnly,
-                    rets);
-  // The derivative writes shadow memory and may return a struct: drop
-  // attributes that would now lie.
-  out_.setLinkage(GlobalValue::InternalLinkage);
-  out_.addFnAttr(kPrimalAttr, f.getName());
-  out_.setMemoryEffects(MemoryEffects::unknown());
-  // Inlining attributes carry over (a noinline primal gets a noinline
-  // derivative, so the inliner is given no more than the primal pipeline
-  // allows), except clang's -O0 pair `noinline optnone`: derivatives are
-  // optimized whatever the primal's level.
-  if (out_.hasFnAttribute(Attribute::OptimizeNone))
-    out_.removeFnAttr(Attribute::NoInline);
-  for (Attribute::AttrKind k :
-       {Attribute::Speculatable, Attribute::OptimizeNone, Attribute::Naked})
-    out_.removeFnAttr(k);
-  out_.removeRetAttrs(AttributeFuncs::typeIncompatible(
-      out_.getReturnType(), out_.getAttributes().getRetAttrs()));
-  if (out_.getReturnType() != f.getReturnType())
-    out_.removeRetAttrs(AttributeMask()
-                            .addAttribute(Attribute::NonNull)
-                            .addAttribute(Attribute::NoAlias)
-                            .addAttribute(Attribute::Dereferenceable)
-                            .addAttribute(Attribute::DereferenceableOrNull)
-                            .addAttribute(Attribute::Range)
-                            .addAttribute(Attribute::NoFPClass)
-                            .addAttribute(Attribute::Alignment)
-                            .addAttribute(Attribute::NoUndef)
-                            .addAttribute(Attribute::ZExt)
-                            .addAttribute(Attribute::SExt));
-  for (Argument &a : out_.args()) {
-    a.removeAttr(Attribute::Returned);
-    a.removeAttr(Attribute::ReadNone);
-    a.removeAttr(Attribute::ReadOnly);
-  }
-  // A by-value argument is the callee's own copy: so is its shadow.
-  IRBuilder<> entryB(&*out_.getEntryBlock().getFirstInsertionPt());
-  for (auto &entry : argTangents) {
-    Argument *primal = entry.first;
-    if (Type *byval = primal->getParamByValType())
-      for (Value *&lane : entry.second) {
-        AllocaInst *copy = entryB.CreateAlloca(byval, nullptr,
-                                               primal->getName() + "'byval");
-        copy->setAlignment(primal->getParamAlign().valueOrOne());
-        entryB.CreateMemCpy(copy, copy->getAlign(), lane, copy->getAlign(),
-                            out_.getDataLayout().getTypeAllocSize(byval));
-        lane = copy;
-      }
-    SetT(primal, entry.second);
-  }
+  ClonedPrimal cloned = ClonePrimalBody(req_, out_);
+  for (auto &entry : cloned.shadows)
+    SetT(entry.first, entry.second);
+  SmallVector<const Argument *, 8> &activeArgs = cloned.active;
 
   removeUnreachableBlocks(out_);
   PromoteLocals();

@@ -32,7 +32,7 @@ std::string DiffRequest::ToString() const {
   if (return_primal)
     s += "+primal";
   if (return_tangent)
-    s += "+tangent";
+    s += mode == Mode::Forward ? "+tangent" : "+dret";
   return s;
 }
 

@@ -1,0 +1,101 @@
+//===- enzyme_bridge/ClonePrimal.cpp - The primal copied into a derivative ===//
+#include "enzyme_bridge/ClonePrimal.h"
+
+#include "enzyme_bridge/Diagnostics.h"
+
+#include "llvm/IR/AttributeMask.h"
+#include "llvm/IR/Attributes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+using namespace llvm;
+
+namespace autodiff {
+namespace {
+
+/// The derivative writes shadow memory and may return something else than
+/// the primal: drop attributes that would now lie.
+void DropPrimalOnlyAttributes(Function &out, const Function &f) {
+  out.setLinkage(GlobalValue::InternalLinkage);
+  out.addFnAttr(kPrimalAttr, f.getName());
+  out.setMemoryEffects(MemoryEffects::unknown());
+  // Inlining attributes carry over (a noinline primal gets a noinline
+  // derivative, so the inliner is given no more than the primal pipeline
+  // allows), except clang's -O0 pair `noinline optnone`: derivatives are
+  // optimized whatever the primal's level.
+  if (out.hasFnAttribute(Attribute::OptimizeNone))
+    out.removeFnAttr(Attribute::NoInline);
+  for (Attribute::AttrKind k :
+       {Attribute::Speculatable, Attribute::OptimizeNone, Attribute::Naked})
+    out.removeFnAttr(k);
+  out.removeRetAttrs(AttributeFuncs::typeIncompatible(
+      out.getReturnType(), out.getAttributes().getRetAttrs()));
+  if (out.getReturnType() != f.getReturnType())
+    out.removeRetAttrs(AttributeMask()
+                           .addAttribute(Attribute::NonNull)
+                           .addAttribute(Attribute::NoAlias)
+                           .addAttribute(Attribute::Dereferenceable)
+                           .addAttribute(Attribute::DereferenceableOrNull)
+                           .addAttribute(Attribute::Range)
+                           .addAttribute(Attribute::NoFPClass)
+                           .addAttribute(Attribute::Alignment)
+                           .addAttribute(Attribute::NoUndef)
+                           .addAttribute(Attribute::ZExt)
+                           .addAttribute(Attribute::SExt));
+  for (Argument &a : out.args()) {
+    a.removeAttr(Attribute::Returned);
+    a.removeAttr(Attribute::ReadNone);
+    a.removeAttr(Attribute::ReadOnly);
+  }
+}
+
+} // namespace
+
+ClonedPrimal ClonePrimalBody(const DiffRequest &r, Function &out) {
+  const Function &f = *r.fn;
+  ClonedPrimal cloned;
+  ValueToValueMapTy vmap;
+  unsigned pos = 0;
+  for (const Argument &a : f.args()) {
+    Argument *primal = out.getArg(pos++);
+    primal->setName(a.getName());
+    vmap[&a] = primal;
+    ArgActivity act = r.args[a.getArgNo()];
+    if (act == ArgActivity::Out)
+      cloned.active.push_back(primal);
+    if (act != ArgActivity::Dup && act != ArgActivity::DupNoNeed)
+      continue;
+    Lanes lanes;
+    for (unsigned k = 0; k < r.width; ++k) {
+      Argument *s = out.getArg(pos++);
+      s->setName(a.getName() + "'" + (r.width > 1 ? std::to_string(k) : ""));
+      lanes.push_back(s);
+    }
+    cloned.shadows.push_back({primal, lanes});
+    cloned.active.push_back(primal);
+  }
+  SmallVector<ReturnInst *, 4> rets;
+  CloneFunctionInto(&out, &f, vmap, CloneFunctionChangeType::LocalChangesOnly,
+                    rets);
+  DropPrimalOnlyAttributes(out, f);
+
+  // A by-value argument is the callee's own copy: so is its shadow.
+  IRBuilder<> entryB(&*out.getEntryBlock().getFirstInsertionPt());
+  for (auto &entry : cloned.shadows) {
+    Argument *primal = entry.first;
+    if (Type *byval = primal->getParamByValType())
+      for (Value *&lane : entry.second) {
+        AllocaInst *copy = entryB.CreateAlloca(byval, nullptr,
+                                               primal->getName() + "'byval");
+        copy->setAlignment(primal->getParamAlign().valueOrOne());
+        entryB.CreateMemCpy(copy, copy->getAlign(), lane, copy->getAlign(),
+                            out.getDataLayout().getTypeAllocSize(byval));
+        lane = copy;
+      }
+  }
+  return cloned;
+}
+
+} // namespace autodiff

@@ -1,0 +1,361 @@
+//===- enzyme_bridge/reverse/ReverseAdjoints.cpp - Adjoints of instructions ===//
+//
+// Each active value has an adjoint accumulator (a stack slot of its type,
+// zero at entry, promoted to registers by the optimizer). Visiting an
+// instruction in the reverse sweep takes (reads and clears) its adjoint and
+// adds the adjoint's share to each active operand: through the rule table
+// for arithmetic and math calls, by routing for selects, casts and
+// aggregates, and through shadow memory for loads (the adjoint is added to
+// the shadow) and stores (the shadow's adjoint moves to the stored value
+// and the shadow is cleared, the memory having been overwritten).
+//
+//===----------------------------------------------------------------------===//
+#include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/KnownFunctions.h"
+#include "enzyme_bridge/RuleExpr.h"
+#include "enzyme_bridge/Rules.h"
+#include "enzyme_bridge/TypeAnalysis.h"
+#include "enzyme_bridge/reverse/ReverseEmitter.h"
+#include "support/StatusMacros.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace autodiff {
+bool HoldsFloat(Type *t) {
+  if (t->isFPOrFPVectorTy())
+    return true;
+  if (auto *st = dyn_cast<StructType>(t))
+    return any_of(st->elements(), HoldsFloat);
+  if (auto *at = dyn_cast<ArrayType>(t))
+    return HoldsFloat(at->getElementType());
+  return false;
+}
+
+namespace {
+
+/// Marks in `used` the operands (index) and result (index `n`) that `e`
+/// reads.
+void CollectUses(const RuleExpr *e, unsigned n, SmallVectorImpl<bool> &used) {
+  if (!e)
+    return;
+  if (e->kind == RuleExpr::Kind::Operand || e->kind == RuleExpr::Kind::IntToFP)
+    used[e->index] = true;
+  if (e->kind == RuleExpr::Kind::Result)
+    used[n] = true;
+  for (const RuleExpr *a : e->args)
+    CollectUses(a, n, used);
+}
+
+} // namespace
+
+AllocaInst *ReverseEmitter::AdjointSlot(Value *v) {
+  if (isa<Constant>(v) || !HoldsFloat(v->getType()))
+    return nullptr;
+  if (auto *a = dyn_cast<Argument>(v)) {
+    if (!is_contained(cloned_.active, a))
+      return nullptr;
+  } else if (!Active(v)) {
+    return nullptr;
+  }
+  // Created on first mention, whichever of the reverse blocks (emitted in
+  // any order) mentions it first.
+  AllocaInst *&slot = adjoints_[v];
+  if (!slot) {
+    IRBuilder<> eb(&*out_.getEntryBlock().getFirstInsertionPt());
+    slot = eb.CreateAlloca(v->getType(), nullptr, v->getName() + ".adj");
+    eb.CreateStore(Constant::getNullValue(v->getType()), slot);
+  }
+  return slot;
+}
+
+bool ReverseEmitter::HasAdjoint(Value *v) { return AdjointSlot(v); }
+
+void ReverseEmitter::AddAdjoint(Value *v, Value *adjoint) {
+  AllocaInst *slot = adjoint ? AdjointSlot(v) : nullptr;
+  if (!slot)
+    return;
+  Value *sum = AddValues(rb_.CreateLoad(v->getType(), slot), adjoint);
+  rb_.CreateStore(sum, slot);
+}
+
+Value *ReverseEmitter::TakeAdjoint(Value *v) {
+  AllocaInst *slot = AdjointSlot(v);
+  if (!slot)
+    return Constant::getNullValue(v->getType());
+  Value *a = rb_.CreateLoad(v->getType(), slot, v->getName() + ".adjoint");
+  rb_.CreateStore(Constant::getNullValue(v->getType()), slot);
+  return a;
+}
+
+Value *ReverseEmitter::AddValues(Value *a, Value *b) {
+  Type *t = a->getType();
+  if (t->isFPOrFPVectorTy())
+    return rb_.CreateFAdd(a, b);
+  unsigned n = 0;
+  if (auto *st = dyn_cast<StructType>(t))
+    n = st->getNumElements();
+  else if (auto *at = dyn_cast<ArrayType>(t))
+    n = at->getNumElements();
+  for (unsigned k = 0; k < n; ++k) {
+    Value *x = rb_.CreateExtractValue(a, {k});
+    if (!HoldsFloat(x->getType()))
+      continue;
+    Value *y = rb_.CreateExtractValue(b, {k});
+    a = rb_.CreateInsertValue(a, AddValues(x, y), {k});
+  }
+  return a;
+}
+
+void ReverseEmitter::AccumulateInto(Value *shadow, Value *adjoint) {
+  Type *t = adjoint->getType();
+  if (t->isFPOrFPVectorTy()) {
+    Value *old = rb_.CreateLoad(t, shadow);
+    rb_.CreateStore(rb_.CreateFAdd(old, adjoint), shadow);
+    return;
+  }
+  unsigned n = 0;
+  if (auto *st = dyn_cast<StructType>(t))
+    n = st->getNumElements();
+  else if (auto *at = dyn_cast<ArrayType>(t))
+    n = at->getNumElements();
+  for (unsigned k = 0; k < n; ++k) {
+    Value *leaf = rb_.CreateExtractValue(adjoint, {k});
+    if (HoldsFloat(leaf->getType()))
+      AccumulateInto(rb_.CreateConstInBoundsGEP2_32(t, shadow, 0, k), leaf);
+  }
+}
+
+absl::Status ReverseEmitter::visitInstruction(Instruction &i) {
+  if (HasAdjoint(&i))
+    return Unsupported(i, DescribeOperation(i) + " on active data");
+  return absl::OkStatus();
+}
+
+absl::Status ReverseEmitter::ApplyRule(Instruction &i) {
+  const DerivativeRule *rule = FindRule(i);
+  if (!rule)
+    return Unsupported(i, DescribeOperation(i) + " (no derivative rule)");
+  auto *call = dyn_cast<CallBase>(&i);
+  unsigned n = call ? call->arg_size() : i.getNumOperands();
+  auto operand = [&](unsigned k) {
+    return call ? call->getArgOperand(k) : i.getOperand(k);
+  };
+  Value *adjoint = TakeAdjoint(&i);
+  for (unsigned k = 0; k < n && k < rule->partials.size(); ++k) {
+    Value *op = operand(k);
+    if (!rule->partials[k] || isa<Constant>(op) || !HoldsFloat(op->getType()))
+      continue;
+    if (!isa<Argument>(op) && !Active(op))
+      continue;
+    SmallVector<bool, 4> used(n + 1, false);
+    CollectUses(rule->partials[k], n, used);
+    SmallVector<Value *, 4> ops;
+    for (unsigned j = 0; j < n; ++j)
+      ops.push_back(used[j] ? Lookup(operand(j))
+                            : PoisonValue::get(operand(j)->getType()));
+    Value *result = used[n] ? Lookup(&i) : PoisonValue::get(i.getType());
+    Value *partial = EmitPartial(rb_, *rule, k, ops, result);
+    if (partial)
+      AddAdjoint(op, rb_.CreateFMul(adjoint, partial));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReverseEmitter::visitBinaryOperator(BinaryOperator &i) {
+  if (!i.getType()->isFPOrFPVectorTy())
+    return visitInstruction(i);
+  return Active(&i) ? ApplyRule(i) : absl::OkStatus();
+}
+
+absl::Status ReverseEmitter::visitUnaryOperator(UnaryOperator &i) {
+  return Active(&i) ? ApplyRule(i) : absl::OkStatus();
+}
+
+absl::Status ReverseEmitter::visitCastInst(CastInst &i) {
+  Value *op = i.getOperand(0);
+  switch (i.getOpcode()) {
+  case Instruction::FPExt:
+  case Instruction::FPTrunc:
+    if (Active(&i))
+      AddAdjoint(op, rb_.CreateFPCast(TakeAdjoint(&i), op->getType()));
+    return absl::OkStatus();
+  case Instruction::SIToFP:
+  case Instruction::UIToFP:
+  case Instruction::FPToSI:
+  case Instruction::FPToUI:
+  case Instruction::PtrToInt:
+  case Instruction::IntToPtr:
+    return absl::OkStatus(); // No adjoint; a lost shadow is reported at use.
+  case Instruction::BitCast:
+    if (op->getType()->isFPOrFPVectorTy() &&
+        i.getType()->isFPOrFPVectorTy() &&
+        op->getType()->getScalarType() == i.getType()->getScalarType()) {
+      if (Active(&i))
+        AddAdjoint(op, rb_.CreateBitCast(TakeAdjoint(&i), op->getType()));
+      return absl::OkStatus();
+    }
+    if (HoldsFloat(op->getType()) != HoldsFloat(i.getType()) &&
+        (Active(&i) || Active(op)))
+      return Unsupported(i, "reinterpreting the bits of active floating-point "
+                            "data as another type");
+    return visitInstruction(i);
+  default:
+    return visitInstruction(i);
+  }
+}
+
+absl::Status ReverseEmitter::visitSelectInst(SelectInst &i) {
+  if (!Active(&i) || !HoldsFloat(i.getType()))
+    return visitInstruction(i);
+  Value *a = TakeAdjoint(&i);
+  Value *c = Lookup(i.getCondition());
+  Value *zero = Constant::getNullValue(i.getType());
+  AddAdjoint(i.getTrueValue(), rb_.CreateSelect(c, a, zero));
+  AddAdjoint(i.getFalseValue(), rb_.CreateSelect(c, zero, a));
+  return absl::OkStatus();
+}
+
+absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
+                                              Type *ty) {
+  if (!ty->isIntOrIntVectorTy() || ty->getScalarSizeInBits() < 16 ||
+      !shadows_.count(ptr))
+    return absl::OkStatus();
+  if (!types_)
+    types_.emplace(TypeInfo::Compute(out_));
+  MemoryTypes mt = types_->TypesAt(ptr);
+  int64_t size = out_.getDataLayout().getTypeStoreSize(ty);
+  for (int64_t off = 0; off < size; ++off) {
+    BaseType::Kind kind = mt.Lookup(off).kind;
+    if (kind == BaseType::Float || kind == BaseType::Anything)
+      return Unsupported(i, "an integer access to memory that holds active "
+                            "floating-point data (type analysis: " +
+                                mt.ToString() + ")");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReverseEmitter::visitLoadInst(LoadInst &i) {
+  if (!HoldsFloat(i.getType()))
+    return CheckNoFloatBits(i, i.getPointerOperand(), i.getType());
+  if (!Active(&i))
+    return absl::OkStatus();
+  if (i.isAtomic() || i.isVolatile())
+    return Unsupported(i, "an atomic or volatile load of active data");
+  Value *a = TakeAdjoint(&i);
+  Value *shadow = LookupShadow(i.getPointerOperand());
+  if (!shadow)
+    return Unsupported(i, "a load of active data through a pointer whose "
+                          "shadow is unknown");
+  AccumulateInto(shadow, a);
+  return absl::OkStatus();
+}
+
+absl::Status ReverseEmitter::visitStoreInst(StoreInst &i) {
+  Value *v = i.getValueOperand();
+  Value *ptr = i.getPointerOperand();
+  if (!HoldsFloat(v->getType()))
+    return CheckNoFloatBits(i, ptr, v->getType());
+  if (i.isAtomic())
+    return Unsupported(i, "an atomic store of floating-point data");
+  if (!shadows_.count(ptr) && !isa<GlobalValue>(ptr)) {
+    if (Active(v) && Active(ptr))
+      return ErrorAt(absl::StatusCode::kUnimplemented, i,
+                     "storing an active value into memory whose shadow is "
+                     "unknown" + NoShadowAdvice(*ptr));
+    return absl::OkStatus();
+  }
+  Value *shadow = LookupShadow(ptr);
+  if (!shadow) {
+    if (Active(v))
+      return ErrorAt(absl::StatusCode::kUnimplemented, i,
+                     "storing an active value into memory whose shadow is "
+                     "unknown" + NoShadowAdvice(*ptr));
+    return absl::OkStatus();
+  }
+  Type *t = v->getType();
+  Value *a = rb_.CreateLoad(t, shadow, "stored.adjoint");
+  rb_.CreateStore(Constant::getNullValue(t), shadow);
+  AddAdjoint(v, a);
+  return absl::OkStatus();
+}
+
+absl::Status ReverseEmitter::visitExtractValueInst(ExtractValueInst &i) {
+  if (!Active(&i) || !HoldsFloat(i.getType()))
+    return absl::OkStatus();
+  Value *agg = i.getAggregateOperand();
+  Value *a = TakeAdjoint(&i);
+  AddAdjoint(agg, rb_.CreateInsertValue(
+                      Constant::getNullValue(agg->getType()), a, i.getIndices()));
+  return absl::OkStatus();
+}
+
+absl::Status ReverseEmitter::visitInsertValueInst(InsertValueInst &i) {
+  if (!Active(&i) || !HoldsFloat(i.getType()))
+    return absl::OkStatus();
+  Value *a = TakeAdjoint(&i);
+  Value *part = i.getInsertedValueOperand();
+  if (HoldsFloat(part->getType()))
+    AddAdjoint(part, rb_.CreateExtractValue(a, i.getIndices()));
+  Value *cleared = rb_.CreateInsertValue(
+      a, Constant::getNullValue(part->getType()), i.getIndices());
+  AddAdjoint(i.getAggregateOperand(), cleared);
+  return absl::OkStatus();
+}
+
+absl::Status ReverseEmitter::visitExtractElementInst(ExtractElementInst &i) {
+  if (!Active(&i) || !HoldsFloat(i.getType()))
+    return absl::OkStatus();
+  Value *vec = i.getVectorOperand();
+  Value *a = TakeAdjoint(&i);
+  Value *index = Lookup(i.getIndexOperand());
+  AddAdjoint(vec, rb_.CreateInsertElement(
+                      Constant::getNullValue(vec->getType()), a, index));
+  return absl::OkStatus();
+}
+
+absl::Status ReverseEmitter::visitInsertElementInst(InsertElementInst &i) {
+  if (!Active(&i) || !HoldsFloat(i.getType()))
+    return absl::OkStatus();
+  Value *a = TakeAdjoint(&i);
+  Value *index = Lookup(i.getOperand(2));
+  Value *part = i.getOperand(1);
+  AddAdjoint(part, rb_.CreateExtractElement(a, index));
+  AddAdjoint(i.getOperand(0),
+             rb_.CreateInsertElement(
+                 a, Constant::getNullValue(part->getType()), index));
+  return absl::OkStatus();
+}
+
+absl::Status ReverseEmitter::visitShuffleVectorInst(ShuffleVectorInst &i) {
+  if (!Active(&i) || !HoldsFloat(i.getType()))
+    return absl::OkStatus();
+  Value *a = TakeAdjoint(&i);
+  auto *inTy = cast<FixedVectorType>(i.getOperand(0)->getType());
+  unsigned n = inTy->getNumElements();
+  Value *d[2] = {Constant::getNullValue(inTy), Constant::getNullValue(inTy)};
+  ArrayRef<int> mask = i.getShuffleMask();
+  for (unsigned lane = 0; lane < mask.size(); ++lane) {
+    if (mask[lane] < 0)
+      continue;
+    unsigned src = unsigned(mask[lane]) / n, at = unsigned(mask[lane]) % n;
+    Value *e = rb_.CreateExtractElement(a, lane);
+    Value *old = rb_.CreateExtractElement(d[src], at);
+    d[src] = rb_.CreateInsertElement(d[src], rb_.CreateFAdd(old, e), at);
+  }
+  AddAdjoint(i.getOperand(0), d[0]);
+  AddAdjoint(i.getOperand(1), d[1]);
+  return absl::OkStatus();
+}
+
+absl::Status ReverseEmitter::visitFreezeInst(FreezeInst &i) {
+  if (Active(&i))
+    AddAdjoint(i.getOperand(0), TakeAdjoint(&i));
+  return absl::OkStatus();
+}
+
+} // namespace autodiff

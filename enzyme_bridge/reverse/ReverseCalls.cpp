@@ -1,0 +1,162 @@
+//===- enzyme_bridge/reverse/ReverseCalls.cpp - Adjoints of calls ---------===//
+//
+// Calls left after preparation (calls to module functions were inlined):
+// inactive functions (their side effects happened once, in the forward
+// sweep), math functions and intrinsics from the rule table, memory
+// intrinsics on shadow memory, and allocations (whose zeroed shadows the
+// forward sweep made and the reverse sweep frees when it reaches them).
+// Anything else that touches active data is a diagnostic.
+//
+//===----------------------------------------------------------------------===//
+#include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/KnownFunctions.h"
+#include "enzyme_bridge/Rules.h"
+#include "enzyme_bridge/TypeAnalysis.h"
+#include "enzyme_bridge/reverse/ReverseEmitter.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace autodiff {
+namespace {
+
+/// `void NAME(ptr dst_shadow, ptr src_shadow, i64 bytes)`: the adjoint of
+/// copying `bytes` of `elem` values: src' += dst'; dst' = 0, element-wise.
+Function *CopyAdjointHelper(Module &m, Type *elem) {
+  std::string name = "autodiff.copy.adjoint." +
+                     std::string(elem->isDoubleTy() ? "f64" : "f32");
+  if (Function *f = m.getFunction(name))
+    return f;
+  LLVMContext &c = m.getContext();
+  Type *ptr = PointerType::getUnqual(c);
+  Type *i64 = Type::getInt64Ty(c);
+  auto *f = Function::Create(FunctionType::get(Type::getVoidTy(c),
+                                               {ptr, ptr, i64}, false),
+                             GlobalValue::InternalLinkage, name, &m);
+  auto *entry = BasicBlock::Create(c, "entry", f);
+  auto *loop = BasicBlock::Create(c, "loop", f);
+  auto *done = BasicBlock::Create(c, "done", f);
+  IRBuilder<> b(entry);
+  uint64_t size = m.getDataLayout().getTypeAllocSize(elem);
+  Value *count = b.CreateUDiv(f->getArg(2), b.getInt64(size));
+  b.CreateCondBr(b.CreateICmpEQ(count, b.getInt64(0)), done, loop);
+  b.SetInsertPoint(loop);
+  PHINode *k = b.CreatePHI(i64, 2);
+  k->addIncoming(b.getInt64(0), entry);
+  Value *dst = b.CreateGEP(elem, f->getArg(0), k);
+  Value *src = b.CreateGEP(elem, f->getArg(1), k);
+  Value *d = b.CreateLoad(elem, dst);
+  b.CreateStore(Constant::getNullValue(elem), dst);
+  b.CreateStore(b.CreateFAdd(b.CreateLoad(elem, src), d), src);
+  Value *next = b.CreateAdd(k, b.getInt64(1));
+  k->addIncoming(next, loop);
+  b.CreateCondBr(b.CreateICmpEQ(next, count), done, loop);
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+  return f;
+}
+
+} // namespace
+
+absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
+  if (IsInactiveCall(call))
+    return absl::OkStatus();
+  if (isa<MemIntrinsic>(call))
+    return VisitMemoryIntrinsic(call);
+  AllocKind kind = ClassifyAllocation(call);
+  if (kind != AllocKind::None)
+    return VisitAllocationCall(call, static_cast<int>(kind));
+  bool touchesActive = Active(&call) || HasAdjoint(&call);
+  for (Value *arg : call.args())
+    touchesActive |= !isa<Constant>(arg) &&
+                     (Active(arg) || shadows_.count(arg)) &&
+                     (HoldsFloat(arg->getType()) || ContainsPointer(arg->getType()));
+  if (!touchesActive)
+    return absl::OkStatus();
+  if (FindRule(call) && !call.getType()->isVoidTy())
+    return ApplyRule(call);
+  Function *callee = CalledFunction(call);
+  if (callee && !callee->isDeclaration())
+    return Unsupported(call, "a recursive call to `" +
+                                 callee->getName().str() +
+                                 "` (calls to other functions are inlined)");
+  if (!callee)
+    return Unsupported(call, "a call through a function pointer with active "
+                             "arguments");
+  return Unsupported(call, "a call to `" + callee->getName().str() +
+                               "`, which has no body and no derivative rule");
+}
+
+absl::Status ReverseEmitter::VisitMemoryIntrinsic(CallBase &call) {
+  auto &mi = cast<MemIntrinsic>(call);
+  Value *dst = LookupShadow(mi.getDest());
+  if (!dst)
+    return absl::OkStatus();
+  Value *len = Lookup(mi.getLength());
+  if (isa<MemSetInst>(mi)) {
+    // The memory was overwritten: its adjoint is consumed.
+    rb_.CreateMemSet(dst, rb_.getInt8(0), len, MaybeAlign());
+    return absl::OkStatus();
+  }
+  auto &transfer = cast<MemTransferInst>(mi);
+  Value *src = LookupShadow(transfer.getSource());
+  if (!src) {
+    rb_.CreateMemSet(dst, rb_.getInt8(0), len, MaybeAlign());
+    return absl::OkStatus();
+  }
+  if (isa<MemMoveInst>(mi))
+    return Unsupported(call, "memmove between active buffers");
+  if (!types_)
+    types_.emplace(TypeInfo::Compute(out_));
+  MemoryTypes mt = types_->TypesAt(transfer.getSource());
+  mt.at.merge(types_->TypesAt(transfer.getDest()).at);
+  Type *elem = nullptr;
+  bool mixed = false, unknown = mt.Empty();
+  for (auto &[offset, t] : mt.at) {
+    if (t.kind == BaseType::Float) {
+      mixed |= elem && elem != t.fp;
+      elem = t.fp;
+    } else if (t.kind != BaseType::Integer)
+      unknown = true;
+  }
+  if (!elem && !unknown)
+    return absl::OkStatus(); // Integers only: no adjoint.
+  if (mixed || unknown || !elem ||
+      !(elem->isDoubleTy() || elem->isFloatTy()) ||
+      any_of(mt.at, [](auto &e) { return e.second.kind != BaseType::Float; }))
+    return Unsupported(call, "a memory copy of active data whose type is "
+                             "mixed or unknown (type analysis: " +
+                                 mt.ToString() + ")");
+  rb_.CreateCall(CopyAdjointHelper(*out_.getParent(), elem), {dst, src, len});
+  return absl::OkStatus();
+}
+
+absl::Status ReverseEmitter::VisitAllocationCall(CallBase &call, int kind) {
+  switch (static_cast<AllocKind>(kind)) {
+  case AllocKind::Malloc:
+  case AllocKind::Calloc:
+  case AllocKind::AlignedAlloc:
+    if (shadows_.count(&call)) {
+      // The reverse sweep is done with this shadow: every use came later
+      // in the forward sweep.
+      FunctionCallee freeFn = out_.getParent()->getOrInsertFunction(
+          "free", rb_.getVoidTy(), rb_.getPtrTy());
+      rb_.CreateCall(freeFn, {Lookup(shadows_[&call])});
+    }
+    return absl::OkStatus();
+  case AllocKind::Free:
+    return absl::OkStatus(); // The primal's memory is not read in reverse.
+  default:
+    if (Active(&call) || any_of(call.args(), [&](Value *a) {
+          return shadows_.count(a) > 0;
+        }))
+      return Unsupported(call, "`" + CalledFunction(call)->getName().str() +
+                                   "` on active memory");
+    return absl::OkStatus();
+  }
+}
+
+} // namespace autodiff

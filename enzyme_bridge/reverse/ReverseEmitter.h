@@ -1,0 +1,217 @@
+//===- enzyme_bridge/reverse/ReverseEmitter.h - Reverse-mode internals -*- C++ -*-===//
+//
+// Internal to the core. The emitter works on a copy of the primal that is
+// first prepared (ReversePrepare.cpp: calls to module functions inlined,
+// locals promoted, loops in simplified and LCSSA form). Then:
+//  - ReverseShadows.cpp adds the shadows of pointers to the forward sweep;
+//  - ReverseTape.cpp gives each loop an iteration counter and decides, for
+//    each primal value the reverse sweep needs, whether to recompute it
+//    there (scalar evolution, cheap pure instructions) or to cache it
+//    (a stack slot outside loops, a growable array indexed by the loop's
+//    iteration inside them);
+//  - ReverseControl.cpp builds one reverse block per primal block and the
+//    edges between them (branch decisions, loops counted down);
+//  - ReverseAdjoints.cpp gives each instruction its adjoint code.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AUTODIFF_ENZYME_BRIDGE_REVERSE_REVERSEEMITTER_H
+#define AUTODIFF_ENZYME_BRIDGE_REVERSE_REVERSEEMITTER_H
+
+#include "enzyme_bridge/ActivityAnalysis.h"
+#include "enzyme_bridge/ClonePrimal.h"
+#include "enzyme_bridge/Request.h"
+#include "enzyme_bridge/TypeAnalysis.h"
+
+#include "absl/status/status.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstVisitor.h"
+
+#include <memory>
+#include <optional>
+
+namespace autodiff {
+
+class DerivativeCache;
+
+/// Whether `t` holds floating-point data (a scalar, vector or aggregate
+/// with a floating-point leaf): the types that have adjoints.
+bool HoldsFloat(llvm::Type *t);
+
+/// What lets the reverse sweep run one loop's iterations backwards and
+/// index the caches of values computed inside it.
+struct LoopTape {
+  llvm::Loop *loop = nullptr;
+  llvm::BasicBlock *preheader = nullptr;
+  llvm::BasicBlock *header = nullptr;
+  llvm::BasicBlock *latch = nullptr;
+  /// Forward: 0, 1, 2, ... per execution of the header in one entry.
+  llvm::PHINode *counter = nullptr;
+  /// Forward, in the preheader: iterations of this loop before this entry.
+  llvm::Value *forward_base = nullptr;
+  /// Forward, in the header: the iteration's index in the caches.
+  llvm::Value *flat_index = nullptr;
+  /// Header executions so far: counted up by the forward sweep at each
+  /// exit, down by the reverse sweep at each loop entry.
+  llvm::AllocaInst *total = nullptr;
+  /// Reverse: the current iteration within this entry, and the cache index
+  /// of this entry's iteration 0.
+  llvm::AllocaInst *reverse_counter = nullptr;
+  llvm::AllocaInst *reverse_base = nullptr;
+  /// Elements allocated in each cache of this loop.
+  llvm::AllocaInst *capacity = nullptr;
+  /// Per cache of this loop: the slot holding its array, and the element.
+  llvm::SmallVector<std::pair<llvm::AllocaInst *, llvm::Type *>, 4> caches;
+  /// The backedge-taken count when scalar evolution can compute it at the
+  /// preheader (caches are then reserved once per entry).
+  const llvm::SCEV *backedge_count = nullptr;
+  /// Per exit block: the number of iterations when leaving through it.
+  llvm::MapVector<llvm::BasicBlock *, llvm::PHINode *> exit_trip_counts;
+};
+
+class ReverseEmitter : public llvm::InstVisitor<ReverseEmitter, absl::Status> {
+public:
+  ReverseEmitter(const DiffRequest &r, llvm::Function &out,
+                 DerivativeCache &cache);
+  ~ReverseEmitter();
+
+  absl::Status Run();
+
+  // Adjoints of instructions (ReverseAdjoints.cpp), emitted at `rb_` in the
+  // reverse block of the instruction's block.
+  absl::Status visitInstruction(llvm::Instruction &i);
+  absl::Status visitBinaryOperator(llvm::BinaryOperator &i);
+  absl::Status visitUnaryOperator(llvm::UnaryOperator &i);
+  absl::Status visitCastInst(llvm::CastInst &i);
+  absl::Status visitSelectInst(llvm::SelectInst &i);
+  absl::Status visitLoadInst(llvm::LoadInst &i);
+  absl::Status visitStoreInst(llvm::StoreInst &i);
+  absl::Status visitExtractValueInst(llvm::ExtractValueInst &i);
+  absl::Status visitInsertValueInst(llvm::InsertValueInst &i);
+  absl::Status visitExtractElementInst(llvm::ExtractElementInst &i);
+  absl::Status visitInsertElementInst(llvm::InsertElementInst &i);
+  absl::Status visitShuffleVectorInst(llvm::ShuffleVectorInst &i);
+  absl::Status visitCallBase(llvm::CallBase &call);
+  absl::Status visitFreezeInst(llvm::FreezeInst &i);
+
+private:
+  friend class ShadowBuilder;
+
+  // Preparation (ReversePrepare.cpp).
+  absl::Status Prepare();
+  void InlineModuleCalls();
+  void SimplifyLoops();
+  void ComputeAnalyses();
+
+  // Shadows of pointers in the forward sweep (ReverseShadows.cpp).
+  absl::Status BuildShadows();
+
+  // Tape (ReverseTape.cpp).
+  void CreateLoopTapes();
+  /// The primal (forward-sweep) value `v` at `rb_`: recomputed or loaded
+  /// from its cache.
+  llvm::Value *Lookup(llvm::Value *v);
+  /// The shadow of pointer `p` at `rb_`; null when it has none.
+  llvm::Value *LookupShadow(llvm::Value *p);
+  llvm::Value *Recompute(llvm::Instruction &i, unsigned depth);
+  llvm::Value *RecomputeSCEV(const llvm::SCEV *s, llvm::Type *ty,
+                             unsigned depth);
+  bool CanRecompute(llvm::Value *v, unsigned depth);
+  bool CanRecomputeSCEV(const llvm::SCEV *s, unsigned depth);
+  llvm::Value *LoadFromCache(llvm::Instruction &i);
+  /// The cache index of the current reverse iteration of `l`.
+  llvm::Value *ReverseIndex(LoopTape &t);
+  void FinishTapes();
+  llvm::Function *ReserveFunction(LoopTape &t, unsigned number);
+  bool InContext(const llvm::Loop *l) const;
+
+  // Control flow (ReverseControl.cpp).
+  absl::Status BuildReverseBlocks();
+  absl::Status EmitReverseBlock(llvm::BasicBlock &bb);
+  /// Starts a region of reverse code in `block` standing for primal `ctx`.
+  void BeginRegion(llvm::BasicBlock *block, llvm::BasicBlock *ctx);
+  /// The edge from rev(bb) to rev(pred): phi adjoints, loop entries.
+  llvm::BasicBlock *ReverseEdge(llvm::BasicBlock &bb, llvm::BasicBlock &pred,
+                                llvm::ArrayRef<llvm::PHINode *> phis,
+                                llvm::ArrayRef<llvm::Value *> phi_adjoints);
+  void EnterLoopBackwards(LoopTape &t, llvm::BasicBlock &exit);
+  llvm::Value *ComeFrom(llvm::BasicBlock &bb);
+  absl::Status RewriteReturns();
+  void EmitFinalReturn();
+
+  // Adjoints (ReverseAdjoints.cpp).
+  /// The accumulator of `v`'s adjoint; null when `v` has none (inactive,
+  /// constant, or not floating-point).
+  llvm::AllocaInst *AdjointSlot(llvm::Value *v);
+  bool HasAdjoint(llvm::Value *v);
+  void AddAdjoint(llvm::Value *v, llvm::Value *adjoint);
+  /// Reads and clears the adjoint of `v` (zero when none was added).
+  llvm::Value *TakeAdjoint(llvm::Value *v);
+  llvm::Value *AddValues(llvm::Value *a, llvm::Value *b);
+  /// *shadow += adjoint, leaf by leaf.
+  void AccumulateInto(llvm::Value *shadow, llvm::Value *adjoint);
+  absl::Status ApplyRule(llvm::Instruction &i);
+  absl::Status VisitAllocationCall(llvm::CallBase &call, int kind);
+  absl::Status VisitMemoryIntrinsic(llvm::CallBase &call);
+  absl::Status CheckNoFloatBits(llvm::Instruction &i, llvm::Value *ptr,
+                                llvm::Type *ty);
+  bool Active(const llvm::Value *v) const { return activity_->IsActive(v); }
+  absl::Status Unsupported(llvm::Instruction &i, const std::string &what);
+
+  const DiffRequest &req_;
+  llvm::Function &out_;
+  DerivativeCache &cache_;
+  ClonedPrimal cloned_;
+  bool active_return_ = false;
+
+  // Analyses of the prepared copy, before the emitter adds to it.
+  std::unique_ptr<llvm::DominatorTree> dt_;
+  std::unique_ptr<llvm::LoopInfo> li_;
+  std::unique_ptr<llvm::TargetLibraryInfoImpl> tlii_;
+  std::unique_ptr<llvm::TargetLibraryInfo> tli_;
+  std::unique_ptr<llvm::AssumptionCache> ac_;
+  std::unique_ptr<llvm::ScalarEvolution> se_;
+  std::optional<ActivityInfo> activity_;
+  /// Primal blocks in reverse post-order, and the loop of each.
+  llvm::SmallVector<llvm::BasicBlock *, 32> blocks_;
+  llvm::DenseMap<llvm::BasicBlock *, llvm::Loop *> loop_of_;
+  /// Each block's primal instructions, before the emitter adds its own.
+  llvm::DenseMap<llvm::BasicBlock *, std::vector<llvm::Instruction *>>
+      primal_insts_;
+  /// Computed on first need (memory copies, integer accesses).
+  std::optional<TypeInfo> types_;
+  llvm::MapVector<llvm::Loop *, LoopTape> tapes_;
+  llvm::SmallVector<llvm::ReturnInst *, 4> returns_;
+
+  // Forward sweep.
+  llvm::IRBuilder<> fb_;
+  llvm::DenseMap<llvm::Value *, llvm::Value *> shadows_;
+  /// Per primal block with several predecessors: which one it came from.
+  llvm::DenseMap<llvm::BasicBlock *, llvm::PHINode *> come_from_;
+  /// Stack slots caching values outside loops, and array slots inside.
+  llvm::DenseMap<llvm::Value *, llvm::AllocaInst *> caches_;
+  llvm::AllocaInst *primal_result_ = nullptr;
+  /// Shadow allocations to free at the end of the reverse sweep.
+  llvm::SmallVector<llvm::Value *, 4> shadow_frees_;
+
+  // Reverse sweep.
+  llvm::IRBuilder<> rb_;
+  llvm::BasicBlock *ctx_ = nullptr;
+  llvm::DenseMap<llvm::Value *, llvm::Value *> memo_;
+  /// Set when Lookup() could not give a value (a bug of the emitter).
+  absl::Status lookup_error_;
+  llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> reverse_of_;
+  llvm::DenseMap<llvm::Value *, llvm::AllocaInst *> adjoints_;
+  llvm::BasicBlock *final_ = nullptr;
+  llvm::Argument *dret_ = nullptr;
+};
+
+} // namespace autodiff
+
+#endif // AUTODIFF_ENZYME_BRIDGE_REVERSE_REVERSEEMITTER_H

@@ -1,0 +1,200 @@
+//===- enzyme_bridge/reverse/ReverseMode.cpp - Reverse-mode driver --------===//
+//
+// The derivative's signature, the request checks, and the order of the
+// emitter's phases; preparation of the primal copy (inlining, promotion,
+// loop simplification) is here too.
+//
+//===----------------------------------------------------------------------===//
+#include "enzyme_bridge/reverse/ReverseMode.h"
+
+#include "enzyme_bridge/DerivativeCache.h"
+#include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/KnownFunctions.h"
+#include "enzyme_bridge/reverse/ReverseEmitter.h"
+#include "support/StatusMacros.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+
+using namespace llvm;
+
+namespace autodiff {
+
+static bool ReturnIsActive(const DiffRequest &r) {
+  // The request parser sets return_tangent, in both modes, when the return
+  // carries a derivative and no marker made it constant.
+  return r.return_tangent;
+}
+
+FunctionType *ReverseDerivativeType(const DiffRequest &r) {
+  FunctionType *fty = r.fn->getFunctionType();
+  SmallVector<Type *, 8> params;
+  SmallVector<Type *, 5> leaves;
+  Type *ret = fty->getReturnType();
+  if (r.return_primal)
+    leaves.push_back(ret);
+  for (unsigned i = 0; i < fty->getNumParams(); ++i) {
+    params.push_back(fty->getParamType(i));
+    if (r.args[i] == ArgActivity::Dup || r.args[i] == ArgActivity::DupNoNeed)
+      params.push_back(fty->getParamType(i));
+    if (r.args[i] == ArgActivity::Out)
+      leaves.push_back(fty->getParamType(i));
+  }
+  if (ReturnIsActive(r))
+    params.push_back(ret);
+  Type *rt = leaves.empty()       ? Type::getVoidTy(fty->getContext())
+             : leaves.size() == 1 ? leaves[0]
+                                  : StructType::get(fty->getContext(), leaves);
+  return FunctionType::get(rt, params, /*isVarArg=*/false);
+}
+
+absl::Status CheckReverseRequest(const DiffRequest &r) {
+  std::string fn = "`" + r.fn->getName().str() + "`";
+  if (r.width != 1)
+    return absl::UnimplementedError(
+        "enzyme_width in reverse mode (vector reverse mode) is not yet "
+        "supported; requested for " + fn);
+  FunctionType *fty = r.fn->getFunctionType();
+  for (unsigned i = 0; i < fty->getNumParams(); ++i) {
+    Type *t = fty->getParamType(i);
+    bool dup = r.args[i] == ArgActivity::Dup ||
+               r.args[i] == ArgActivity::DupNoNeed;
+    if (dup && !ContainsPointer(t))
+      return absl::InvalidArgumentError(
+          "parameter " + std::to_string(i) + " of " + fn +
+          " is passed by value with enzyme_dup; in reverse mode a scalar "
+          "is enzyme_out (its gradient is returned) or enzyme_const");
+  }
+  return absl::OkStatus();
+}
+
+ReverseEmitter::ReverseEmitter(const DiffRequest &r, Function &out,
+                               DerivativeCache &cache)
+    : req_(r), out_(out), cache_(cache), fb_(out.getContext()),
+      rb_(out.getContext()) {}
+
+ReverseEmitter::~ReverseEmitter() = default;
+
+absl::Status ReverseEmitter::Run() {
+  cloned_ = ClonePrimalBody(req_, out_);
+  active_return_ = ReturnIsActive(req_);
+  if (active_return_) {
+    dret_ = out_.getArg(out_.arg_size() - 1);
+    dret_->setName("dret");
+  }
+  AD_RETURN_IF_ERROR(Prepare());
+  CreateLoopTapes();
+  AD_RETURN_IF_ERROR(BuildShadows());
+  AD_RETURN_IF_ERROR(BuildReverseBlocks());
+  FinishTapes();
+  return absl::OkStatus();
+}
+
+absl::Status EmitReverseDerivative(const DiffRequest &r, Function &out,
+                                   DerivativeCache &cache) {
+  AD_RETURN_IF_ERROR(CheckReverseRequest(r));
+  ReverseEmitter e(r, out, cache);
+  return e.Run();
+}
+
+// ---------------------------------------------------------------------------
+// Preparation.
+
+absl::Status ReverseEmitter::Prepare() {
+  InlineModuleCalls();
+  removeUnreachableBlocks(out_);
+  SmallVector<AllocaInst *, 16> allocas;
+  for (Instruction &i : out_.getEntryBlock())
+    if (auto *a = dyn_cast<AllocaInst>(&i))
+      if (isAllocaPromotable(a))
+        allocas.push_back(a);
+  if (!allocas.empty()) {
+    DominatorTree dt(out_);
+    PromoteMemToReg(allocas, dt);
+  }
+  SimplifyLoops();
+  ComputeAnalyses();
+  SmallVector<const Argument *, 8> active(cloned_.active.begin(),
+                                          cloned_.active.end());
+  activity_.emplace(ActivityInfo::Compute(out_, active, active_return_));
+  for (Loop *l : li_->getLoopsInPreorder())
+    if (!l->getLoopPreheader() || !l->getLoopLatch())
+      return Unsupported(*l->getHeader()->getTerminator(),
+                         "a loop that cannot be put in simplified form "
+                         "(one preheader, one latch)");
+  return absl::OkStatus();
+}
+
+/// Calls to functions defined in the module are inlined into the copy, so
+/// the reverse sweep sees one body. Recursive calls stay (and are reported
+/// when they touch active data); so do inactive ones.
+void ReverseEmitter::InlineModuleCalls() {
+  constexpr unsigned kRounds = 16;
+  for (unsigned round = 0; round < kRounds; ++round) {
+    SmallVector<CallBase *, 16> calls;
+    for (BasicBlock &bb : out_)
+      for (Instruction &i : bb) {
+        auto *call = dyn_cast<CallBase>(&i);
+        if (!call || isa<CallBrInst>(call) || IsInactiveCall(*call))
+          continue;
+        Function *callee = CalledFunction(*call);
+        if (!callee || callee->isDeclaration() || callee->isVarArg() ||
+            callee == req_.fn || callee == &out_ ||
+            callee->getFunctionType() != call->getFunctionType())
+          continue;
+        calls.push_back(call);
+      }
+    if (calls.empty())
+      return;
+    for (CallBase *call : calls) {
+      InlineFunctionInfo info;
+      (void)InlineFunction(*call, info);
+    }
+  }
+}
+
+void ReverseEmitter::SimplifyLoops() {
+  DominatorTree dt(out_);
+  LoopInfo li(dt);
+  for (Loop *l : li.getLoopsInPreorder())
+    simplifyLoop(l, &dt, &li, nullptr, nullptr, nullptr,
+                 /*PreserveLCSSA=*/false);
+  for (Loop *l : li)
+    formLCSSARecursively(*l, dt, &li, nullptr);
+}
+
+void ReverseEmitter::ComputeAnalyses() {
+  dt_ = std::make_unique<DominatorTree>(out_);
+  li_ = std::make_unique<LoopInfo>(*dt_);
+  tlii_ = std::make_unique<TargetLibraryInfoImpl>(
+      out_.getParent()->getTargetTriple());
+  tli_ = std::make_unique<TargetLibraryInfo>(*tlii_, &out_);
+  ac_ = std::make_unique<AssumptionCache>(out_);
+  se_ = std::make_unique<ScalarEvolution>(out_, *tli_, *ac_, *dt_, *li_);
+  ReversePostOrderTraversal<Function *> rpo(&out_);
+  for (BasicBlock *bb : rpo) {
+    blocks_.push_back(bb);
+    for (Instruction &i : *bb)
+      if (!i.isTerminator()) // Returns are replaced.
+        primal_insts_[bb].push_back(&i);
+    loop_of_[bb] = li_->getLoopFor(bb);
+    if (auto *ret = dyn_cast<ReturnInst>(bb->getTerminator()))
+      returns_.push_back(ret);
+  }
+}
+
+absl::Status ReverseEmitter::Unsupported(Instruction &i,
+                                         const std::string &what) {
+  return ErrorAt(absl::StatusCode::kUnimplemented, i,
+                 "reverse mode does not yet support " + what);
+}
+
+} // namespace autodiff

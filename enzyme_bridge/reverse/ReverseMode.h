@@ -1,0 +1,44 @@
+//===- enzyme_bridge/reverse/ReverseMode.h - Reverse-mode emitter -*- C++ -*-===//
+//
+// Reverse mode (`__enzyme_autodiff`): the derivative runs an augmented
+// forward sweep (the primal plus the shadows of pointers and whatever the
+// reverse sweep needs, recorded on a tape) and then a reverse sweep that
+// propagates adjoints backwards through the primal's control flow.
+// docs/architecture.md describes the design.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AUTODIFF_ENZYME_BRIDGE_REVERSE_REVERSEMODE_H
+#define AUTODIFF_ENZYME_BRIDGE_REVERSE_REVERSEMODE_H
+
+#include "enzyme_bridge/Request.h"
+
+#include "absl/status/status.h"
+
+namespace llvm {
+class Function;
+class FunctionType;
+} // namespace llvm
+
+namespace autodiff {
+
+class DerivativeCache;
+
+/// The signature of a combined reverse derivative: per parameter its primal,
+/// then its shadow for dup / dupnoneed; then `dret` (the seed of the
+/// return, of the return's type) when the return is active. Returns nothing,
+/// the one leaf, or a literal struct of [primal if return_primal] + [the
+/// gradient of every `enzyme_out` parameter, in order].
+llvm::FunctionType *ReverseDerivativeType(const DiffRequest &r);
+
+/// Whether reverse mode can take `r` at all (width 1, activities that fit);
+/// the message says why not.
+absl::Status CheckReverseRequest(const DiffRequest &r);
+
+/// Fills `out` (declared with ReverseDerivativeType(r), empty body) with the
+/// combined reverse derivative of r.fn.
+absl::Status EmitReverseDerivative(const DiffRequest &r, llvm::Function &out,
+                                   DerivativeCache &cache);
+
+} // namespace autodiff
+
+#endif // AUTODIFF_ENZYME_BRIDGE_REVERSE_REVERSEMODE_H

@@ -1,0 +1,151 @@
+//===- enzyme_bridge/reverse/ReverseShadows.cpp - Shadow pointers ---------===//
+//
+// The forward sweep computes, next to every active pointer, the pointer to
+// its shadow memory (where adjoints accumulate): from the shadow arguments,
+// through address arithmetic, phis and selects, loads of pointers stored
+// in active memory, and fresh zeroed shadows for stack and heap
+// allocations. A pointer stored into active memory has its shadow stored
+// into the shadow memory, so a later load finds it. Shadows are values of
+// the forward sweep; the reverse sweep reads them through Lookup(), like
+// primal values.
+//
+//===----------------------------------------------------------------------===//
+#include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/KnownFunctions.h"
+#include "enzyme_bridge/reverse/ReverseEmitter.h"
+#include "support/StatusMacros.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace autodiff {
+namespace {
+
+/// The `!enzyme_shadow` global of `g`, if registered.
+Value *RegisteredShadow(GlobalVariable &g) {
+  if (MDNode *md = g.getMetadata("enzyme_shadow"))
+    if (md->getNumOperands() == 1)
+      if (auto *c = dyn_cast_or_null<ConstantAsMetadata>(md->getOperand(0)))
+        return c->getValue();
+  return nullptr;
+}
+
+} // namespace
+
+absl::Status ReverseEmitter::BuildShadows() {
+  for (auto &entry : cloned_.shadows)
+    shadows_[entry.first] = entry.second[0];
+  for (GlobalVariable &g : out_.getParent()->globals())
+    if (Value *s = RegisteredShadow(g))
+      shadows_[&g] = s;
+
+  auto shadowOf = [&](Value *v) -> Value * {
+    if (isa<ConstantPointerNull>(v) || isa<UndefValue>(v))
+      return v;
+    return shadows_.lookup(v);
+  };
+  SmallVector<std::pair<PHINode *, PHINode *>, 8> phis;
+  for (BasicBlock *bb : blocks_)
+    for (Instruction &i : *bb) {
+      if (!i.getType()->isPointerTy() || !Active(&i) || shadows_.count(&i))
+        continue;
+      if (auto *phi = dyn_cast<PHINode>(&i)) {
+        fb_.SetInsertPoint(phi);
+        PHINode *s = fb_.CreatePHI(phi->getType(), phi->getNumIncomingValues(),
+                                   phi->getName() + "'");
+        shadows_[phi] = s;
+        phis.push_back({phi, s});
+      }
+    }
+
+  for (BasicBlock *bb : blocks_)
+    for (Instruction &i : *bb) {
+      if (isa<PHINode>(i) || i.isTerminator())
+        continue;
+      fb_.SetInsertPoint(i.getNextNode());
+      if (auto *store = dyn_cast<StoreInst>(&i)) {
+        Value *v = store->getValueOperand();
+        if (!v->getType()->isPointerTy() || !Active(v))
+          continue;
+        Value *sv = shadowOf(v);
+        Value *sp = shadowOf(store->getPointerOperand());
+        if (!sv || !sp)
+          return Unsupported(i, "storing an active pointer whose shadow "
+                                "(or whose destination's shadow) is unknown");
+        fb_.CreateAlignedStore(sv, sp, store->getAlign(), store->isVolatile());
+        continue;
+      }
+      if (!i.getType()->isPointerTy() || !Active(&i))
+        continue;
+      Value *shadow = nullptr;
+      if (isa<GetElementPtrInst>(i) || isa<BitCastInst>(i) ||
+          isa<AddrSpaceCastInst>(i)) {
+        Value *base = shadowOf(i.getOperand(0));
+        if (!base)
+          continue; // No shadow: reported where the pointer is used.
+        Instruction *copy = i.clone();
+        copy->setOperand(0, base);
+        copy->setName(i.getName() + "'");
+        shadow = fb_.Insert(copy);
+      } else if (auto *sel = dyn_cast<SelectInst>(&i)) {
+        Value *t = shadowOf(sel->getTrueValue());
+        Value *f = shadowOf(sel->getFalseValue());
+        if (!t || !f)
+          return Unsupported(i, "a select between an active pointer and one "
+                                "without shadow memory");
+        shadow = fb_.CreateSelect(sel->getCondition(), t, f,
+                                  i.getName() + "'");
+      } else if (auto *load = dyn_cast<LoadInst>(&i)) {
+        Value *sp = shadowOf(load->getPointerOperand());
+        if (!sp)
+          continue;
+        shadow = fb_.CreateAlignedLoad(load->getType(), sp, load->getAlign(),
+                                       i.getName() + "'");
+      } else if (auto *a = dyn_cast<AllocaInst>(&i)) {
+        if (a->getParent() != &out_.getEntryBlock() || !a->isStaticAlloca())
+          return Unsupported(i, "a dynamically sized stack allocation that "
+                                "holds active data");
+        auto *copy = cast<AllocaInst>(a->clone());
+        copy->setName(a->getName() + "'");
+        fb_.Insert(copy);
+        const DataLayout &dl = out_.getDataLayout();
+        fb_.CreateMemSet(copy, fb_.getInt8(0),
+                         fb_.CreateMul(fb_.CreateZExtOrTrunc(
+                                           a->getArraySize(), fb_.getInt64Ty()),
+                                       fb_.getInt64(dl.getTypeAllocSize(
+                                           a->getAllocatedType()))),
+                         a->getAlign());
+        shadow = copy;
+      } else if (auto *call = dyn_cast<CallBase>(&i)) {
+        AllocKind kind = ClassifyAllocation(*call);
+        if (kind != AllocKind::Malloc && kind != AllocKind::Calloc &&
+            kind != AllocKind::AlignedAlloc)
+          continue; // Reported by the call's adjoint.
+        Value *size = call->getArgOperand(kind == AllocKind::AlignedAlloc);
+        if (kind == AllocKind::Calloc)
+          size = fb_.CreateMul(size, call->getArgOperand(1));
+        FunctionCallee calloc = out_.getParent()->getOrInsertFunction(
+            "calloc", fb_.getPtrTy(), fb_.getInt64Ty(), fb_.getInt64Ty());
+        shadow = fb_.CreateCall(
+            calloc, {fb_.getInt64(1), fb_.CreateZExtOrTrunc(size, fb_.getInt64Ty())},
+            i.getName() + "'");
+      }
+      if (shadow)
+        shadows_[&i] = shadow;
+    }
+
+  for (auto &[phi, s] : phis)
+    for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k) {
+      Value *in = shadowOf(phi->getIncomingValue(k));
+      if (!in)
+        return Unsupported(*phi, "a phi joining an active pointer and one "
+                                 "without shadow memory");
+      s->addIncoming(in, phi->getIncomingBlock(k));
+    }
+  return absl::OkStatus();
+}
+
+} // namespace autodiff

@@ -1,0 +1,379 @@
+//===- enzyme_bridge/reverse/ReverseTape.cpp - Recompute or cache ---------===//
+//
+// The reverse sweep reads primal values through Lookup(). A value is
+// recomputed where that costs no memory: constants and arguments as they
+// are, integers whose scalar evolution is an affine function of the
+// iteration counters of the loops being reversed, and cheap pure
+// instructions whose operands are themselves recomputable. Anything else is
+// cached by the forward sweep right after it is computed: in a stack slot
+// outside loops (promoted to a register by the optimizer), or in an array
+// indexed by the iteration inside a loop.
+//
+// Every loop gets a counter of its header executions. A loop's caches are
+// indexed by a flat iteration number, counted over all entries of the loop:
+// the forward sweep counts iterations up, the reverse sweep visits them in
+// exactly the opposite order and counts them down, so no per-entry bases
+// need recording; only the trip count of each entry is (at the exit, one
+// value per entry, itself cached or recomputed like any other value). The
+// arrays grow geometrically; when scalar evolution knows the trip count at
+// the preheader, the room is reserved once per entry instead of checked per
+// iteration. They are freed when the reverse sweep ends.
+//
+//===----------------------------------------------------------------------===//
+#include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/reverse/ReverseEmitter.h"
+
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+using namespace llvm;
+
+namespace autodiff {
+
+static AllocaInst *EntryAlloca(Function &f, Type *t, const Twine &name) {
+  IRBuilder<> b(&*f.getEntryBlock().getFirstInsertionPt());
+  return b.CreateAlloca(t, nullptr, name);
+}
+
+/// Where the forward sweep caches `i`: right after it; for a phi at the
+/// end of its block (a loop header's first instructions reserve the room).
+static BasicBlock::iterator AfterDef(Instruction &i) {
+  if (isa<PHINode>(i))
+    return i.getParent()->getTerminator()->getIterator();
+  return std::next(i.getIterator());
+}
+
+void ReverseEmitter::CreateLoopTapes() {
+  Type *i64 = Type::getInt64Ty(out_.getContext());
+  IRBuilder<> entry(&*out_.getEntryBlock().getFirstInsertionPt());
+  // Trip counts first: the instrumentation below adds phis to headers.
+  SCEVExpander checker(*se_, "tape.trips");
+  for (Loop *l : li_->getLoopsInPreorder()) {
+    LoopTape &t = tapes_[l];
+    const SCEV *btc = se_->getBackedgeTakenCount(l);
+    if (!isa<SCEVCouldNotCompute>(btc) && btc->getType()->isIntegerTy() &&
+        checker.isSafeToExpandAt(btc, l->getLoopPreheader()->getTerminator()))
+      t.backedge_count = btc;
+  }
+  for (Loop *l : li_->getLoopsInPreorder()) {
+    LoopTape &t = tapes_[l];
+    t.loop = l;
+    t.preheader = l->getLoopPreheader();
+    t.header = l->getHeader();
+    t.latch = l->getLoopLatch();
+    std::string name = t.header->getName().str();
+    t.total = EntryAlloca(out_, i64, name + ".iters");
+    t.reverse_counter = EntryAlloca(out_, i64, name + ".rev.iter");
+    t.reverse_base = EntryAlloca(out_, i64, name + ".rev.base");
+    t.capacity = EntryAlloca(out_, i64, name + ".tape.cap");
+    entry.CreateStore(ConstantInt::get(i64, 0), t.total);
+    entry.CreateStore(ConstantInt::get(i64, 0), t.capacity);
+
+    fb_.SetInsertPoint(t.preheader->getTerminator());
+    t.forward_base = fb_.CreateLoad(i64, t.total, name + ".base");
+    fb_.SetInsertPoint(&*t.header->begin());
+    t.counter = fb_.CreatePHI(i64, 2, name + ".iter");
+    fb_.SetInsertPoint(&*t.header->getFirstInsertionPt());
+    t.flat_index = fb_.CreateAdd(t.forward_base, t.counter, name + ".index");
+    fb_.SetInsertPoint(t.latch->getTerminator());
+    Value *next = fb_.CreateAdd(t.counter, ConstantInt::get(i64, 1));
+    t.counter->addIncoming(ConstantInt::get(i64, 0), t.preheader);
+    t.counter->addIncoming(next, t.latch);
+
+    SmallVector<BasicBlock *, 4> exits;
+    l->getUniqueExitBlocks(exits);
+    for (BasicBlock *exit : exits) {
+      fb_.SetInsertPoint(&*exit->begin());
+      PHINode *trips = fb_.CreatePHI(i64, 2, name + ".trips");
+      for (BasicBlock *pred : predecessors(exit)) {
+        if (trips->getBasicBlockIndex(pred) >= 0)
+          continue;
+        IRBuilder<> pb(pred->getTerminator());
+        trips->addIncoming(pb.CreateAdd(t.counter, ConstantInt::get(i64, 1)),
+                           pred);
+      }
+      fb_.SetInsertPoint(&*exit->getFirstInsertionPt());
+      fb_.CreateStore(fb_.CreateAdd(t.forward_base, trips), t.total);
+      t.exit_trip_counts[exit] = trips;
+    }
+  }
+}
+
+bool ReverseEmitter::InContext(const Loop *l) const {
+  const Loop *ctx = loop_of_.lookup(ctx_);
+  return l && ctx && l->contains(ctx);
+}
+
+Value *ReverseEmitter::ReverseIndex(LoopTape &t) {
+  auto key = reinterpret_cast<Value *>(t.reverse_base);
+  if (Value *v = memo_.lookup(key))
+    return v;
+  Type *i64 = rb_.getInt64Ty();
+  Value *index =
+      rb_.CreateAdd(rb_.CreateLoad(i64, t.reverse_base),
+                    rb_.CreateLoad(i64, t.reverse_counter), "rev.index");
+  memo_[key] = index;
+  return index;
+}
+
+Value *ReverseEmitter::Lookup(Value *v) {
+  auto *i = dyn_cast<Instruction>(v);
+  if (!i)
+    return v;
+  if (Value *known = memo_.lookup(v))
+    return known;
+  Value *result = CanRecompute(v, 0) ? Recompute(*i, 0) : LoadFromCache(*i);
+  memo_[v] = result;
+  return result;
+}
+
+Value *ReverseEmitter::LookupShadow(Value *p) {
+  if (isa<Constant>(p) && !isa<GlobalValue>(p))
+    return nullptr;
+  Value *s = shadows_.lookup(p);
+  return s ? Lookup(s) : nullptr;
+}
+
+// Recomputation ------------------------------------------------------------
+
+static constexpr unsigned kMaxRecomputeDepth = 8;
+
+/// Instructions without side effects or memory reads, cheap enough to
+/// execute again in the reverse sweep.
+static bool IsCheapPure(const Instruction &i) {
+  return isa<BinaryOperator>(i) || isa<UnaryOperator>(i) || isa<CastInst>(i) ||
+         isa<GetElementPtrInst>(i) || isa<CmpInst>(i) || isa<SelectInst>(i) ||
+         isa<ExtractValueInst>(i) || isa<InsertValueInst>(i) ||
+         isa<ExtractElementInst>(i) || isa<InsertElementInst>(i) ||
+         isa<ShuffleVectorInst>(i) || isa<FreezeInst>(i);
+}
+
+bool ReverseEmitter::CanRecomputeSCEV(const SCEV *s, unsigned depth) {
+  switch (s->getSCEVType()) {
+  case scConstant:
+    return true;
+  case scUnknown: {
+    Value *v = cast<SCEVUnknown>(s)->getValue();
+    return !isa<Instruction>(v) || memo_.count(v) || CanRecompute(v, depth + 1) ||
+           !loop_of_.lookup(cast<Instruction>(v)->getParent()) ||
+           InContext(loop_of_.lookup(cast<Instruction>(v)->getParent()));
+  }
+  case scAddExpr:
+  case scMulExpr:
+    for (const SCEV *op : cast<SCEVNAryExpr>(s)->operands())
+      if (!CanRecomputeSCEV(op, depth))
+        return false;
+    return true;
+  case scZeroExtend:
+  case scSignExtend:
+  case scTruncate:
+    return CanRecomputeSCEV(cast<SCEVCastExpr>(s)->getOperand(0), depth);
+  case scAddRecExpr: {
+    auto *ar = cast<SCEVAddRecExpr>(s);
+    return ar->isAffine() && InContext(ar->getLoop()) &&
+           tapes_.count(const_cast<Loop *>(ar->getLoop())) &&
+           CanRecomputeSCEV(ar->getStart(), depth) &&
+           CanRecomputeSCEV(ar->getStepRecurrence(*se_), depth);
+  }
+  default:
+    return false;
+  }
+}
+
+bool ReverseEmitter::CanRecompute(Value *v, unsigned depth) {
+  auto *i = dyn_cast<Instruction>(v);
+  if (!i || memo_.count(v))
+    return true;
+  if (depth > kMaxRecomputeDepth)
+    return false;
+  // A value of a loop that is not being reversed here is only seen through
+  // its cache (its iteration is not known).
+  Loop *l = loop_of_.lookup(i->getParent());
+  if (l && !InContext(l))
+    return false;
+  if (i->getType()->isIntegerTy() && se_->isSCEVable(i->getType())) {
+    const SCEV *s = se_->getSCEV(i);
+    if (!isa<SCEVUnknown>(s) && CanRecomputeSCEV(s, depth))
+      return true;
+  }
+  if (!IsCheapPure(*i))
+    return false;
+  for (Value *op : i->operands())
+    if (isa<Instruction>(op) && !CanRecompute(op, depth + 1))
+      return false;
+  return true;
+}
+
+Value *ReverseEmitter::RecomputeSCEV(const SCEV *s, Type *ty, unsigned depth) {
+  auto fit = [&](Value *v) { return rb_.CreateSExtOrTrunc(v, ty); };
+  switch (s->getSCEVType()) {
+  case scConstant:
+    return fit(cast<SCEVConstant>(s)->getValue());
+  case scUnknown: {
+    Value *v = Lookup(cast<SCEVUnknown>(s)->getValue());
+    return v->getType()->isIntegerTy() ? fit(v) : rb_.CreatePtrToInt(v, ty);
+  }
+  case scAddExpr:
+  case scMulExpr: {
+    Value *acc = nullptr;
+    for (const SCEV *op : cast<SCEVNAryExpr>(s)->operands()) {
+      Value *v = RecomputeSCEV(op, ty, depth);
+      acc = !acc ? v
+            : s->getSCEVType() == scAddExpr ? rb_.CreateAdd(acc, v)
+                                            : rb_.CreateMul(acc, v);
+    }
+    return acc;
+  }
+  case scZeroExtend:
+  case scSignExtend:
+  case scTruncate: {
+    const SCEV *op = cast<SCEVCastExpr>(s)->getOperand(0);
+    Value *v = RecomputeSCEV(op, op->getType(), depth);
+    if (s->getSCEVType() == scZeroExtend)
+      return rb_.CreateZExt(v, ty);
+    if (s->getSCEVType() == scSignExtend)
+      return rb_.CreateSExt(v, ty);
+    return rb_.CreateTrunc(v, ty);
+  }
+  case scAddRecExpr: {
+    auto *ar = cast<SCEVAddRecExpr>(s);
+    LoopTape &t = tapes_[const_cast<Loop *>(ar->getLoop())];
+    Value *k = rb_.CreateLoad(rb_.getInt64Ty(), t.reverse_counter);
+    Value *start = RecomputeSCEV(ar->getStart(), ty, depth);
+    Value *step = RecomputeSCEV(ar->getStepRecurrence(*se_), ty, depth);
+    return rb_.CreateAdd(start, rb_.CreateMul(fit(k), step));
+  }
+  default:
+    llvm_unreachable("CanRecomputeSCEV admitted an unknown expression");
+  }
+}
+
+Value *ReverseEmitter::Recompute(Instruction &i, unsigned depth) {
+  if (i.getType()->isIntegerTy() && se_->isSCEVable(i.getType())) {
+    const SCEV *s = se_->getSCEV(&i);
+    if (!isa<SCEVUnknown>(s) && CanRecomputeSCEV(s, depth))
+      return RecomputeSCEV(s, i.getType(), depth);
+  }
+  Instruction *copy = i.clone();
+  for (Use &op : copy->operands())
+    op.set(Lookup(op.get()));
+  copy->setName(i.getName() + ".re");
+  return rb_.Insert(copy);
+}
+
+// Caches --------------------------------------------------------------------
+
+Value *ReverseEmitter::LoadFromCache(Instruction &i) {
+  Type *ty = i.getType();
+  Loop *l = loop_of_.lookup(i.getParent());
+  AllocaInst *&slot = caches_[&i];
+  if (!slot) {
+    fb_.SetInsertPoint(i.getParent(), AfterDef(i));
+    if (!l) {
+      slot = EntryAlloca(out_, ty, i.getName() + ".cache");
+      fb_.CreateStore(&i, slot);
+    } else {
+      LoopTape &t = tapes_[l];
+      slot = EntryAlloca(out_, fb_.getPtrTy(), i.getName() + ".tape");
+      IRBuilder<> eb(slot->getNextNode());
+      eb.CreateStore(ConstantPointerNull::get(eb.getPtrTy()), slot);
+      t.caches.push_back({slot, ty});
+      Value *array = fb_.CreateLoad(fb_.getPtrTy(), slot);
+      fb_.CreateStore(&i, fb_.CreateGEP(ty, array, t.flat_index));
+    }
+  }
+  if (!l)
+    return rb_.CreateLoad(ty, slot, i.getName() + ".cached");
+  if (!InContext(l)) {
+    // Only LCSSA phis use a loop's values outside it, and their adjoints
+    // need no primal value: this is a bug of the emitter.
+    if (lookup_error_.ok())
+      lookup_error_ = ErrorAt(absl::StatusCode::kInternal, i,
+                              "internal error: the reverse sweep needs this "
+                              "value outside its loop");
+    return PoisonValue::get(ty);
+  }
+  LoopTape &t = tapes_[l];
+  Value *array = rb_.CreateLoad(rb_.getPtrTy(), slot);
+  return rb_.CreateLoad(ty, rb_.CreateGEP(ty, array, ReverseIndex(t)),
+                        i.getName() + ".cached");
+}
+
+/// `void reserve(ptr capacity, i64 need, ptr slot...)`: grows each array
+/// geometrically to hold `need` elements.
+Function *ReverseEmitter::ReserveFunction(LoopTape &t, unsigned number) {
+  Module &m = *out_.getParent();
+  LLVMContext &c = m.getContext();
+  Type *ptr = PointerType::getUnqual(c);
+  Type *i64 = Type::getInt64Ty(c);
+  SmallVector<Type *, 6> params = {ptr, i64};
+  params.append(t.caches.size(), ptr);
+  auto *fty = FunctionType::get(Type::getVoidTy(c), params, false);
+  Function *f = Function::Create(fty, GlobalValue::InternalLinkage,
+                                 out_.getName() + ".tape.reserve." +
+                                     Twine(number),
+                                 &m);
+  auto *entry = BasicBlock::Create(c, "entry", f);
+  auto *grow = BasicBlock::Create(c, "grow", f);
+  auto *done = BasicBlock::Create(c, "done", f);
+  IRBuilder<> b(entry);
+  Value *cap = b.CreateLoad(i64, f->getArg(0));
+  b.CreateCondBr(b.CreateICmpULE(f->getArg(1), cap), done, grow);
+  b.SetInsertPoint(grow);
+  Value *doubled = b.CreateShl(cap, 1);
+  Value *room = b.CreateSelect(b.CreateICmpUGT(doubled, f->getArg(1)),
+                               doubled, f->getArg(1));
+  room = b.CreateSelect(b.CreateICmpULT(room, b.getInt64(16)), b.getInt64(16),
+                        room);
+  b.CreateStore(room, f->getArg(0));
+  FunctionCallee realloc = m.getOrInsertFunction("realloc", ptr, ptr, i64);
+  const DataLayout &dl = m.getDataLayout();
+  for (unsigned k = 0; k < t.caches.size(); ++k) {
+    Value *slot = f->getArg(2 + k);
+    Value *old = b.CreateLoad(ptr, slot);
+    uint64_t size = dl.getTypeAllocSize(t.caches[k].second);
+    Value *bytes = b.CreateMul(room, b.getInt64(size));
+    b.CreateStore(b.CreateCall(realloc, {old, bytes}), slot);
+  }
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+  return f;
+}
+
+void ReverseEmitter::FinishTapes() {
+  unsigned number = 0;
+  FunctionCallee freeFn = out_.getParent()->getOrInsertFunction(
+      "free", rb_.getVoidTy(), rb_.getPtrTy());
+  for (auto &entry : tapes_) {
+    LoopTape &t = entry.second;
+    if (t.caches.empty())
+      continue;
+    Function *reserve = ReserveFunction(t, number++);
+    SmallVector<Value *, 6> args = {t.capacity, nullptr};
+    for (auto &cache : t.caches)
+      args.push_back(cache.first);
+    if (t.backedge_count) {
+      // Room for every iteration of this entry, once per entry.
+      SCEVExpander expander(*se_, "tape.trips");
+      Instruction *at = t.preheader->getTerminator();
+      Value *btc = expander.expandCodeFor(t.backedge_count, nullptr, at);
+      fb_.SetInsertPoint(at);
+      Value *trips = fb_.CreateAdd(fb_.CreateZExtOrTrunc(btc, fb_.getInt64Ty()),
+                                   fb_.getInt64(1));
+      args[1] = fb_.CreateAdd(t.forward_base, trips);
+    } else {
+      fb_.SetInsertPoint(cast<Instruction>(t.flat_index)->getNextNode());
+      args[1] = fb_.CreateAdd(t.flat_index, fb_.getInt64(1));
+    }
+    fb_.CreateCall(reserve, args);
+    rb_.SetInsertPoint(final_->getTerminator());
+    for (auto &cache : t.caches)
+      rb_.CreateCall(freeFn, {rb_.CreateLoad(rb_.getPtrTy(), cache.first)});
+  }
+}
+
+} // namespace autodiff
