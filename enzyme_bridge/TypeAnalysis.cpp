@@ -10,6 +10,7 @@
 
 #include "enzyme_bridge/Diagnostics.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
@@ -219,7 +220,29 @@ public:
 
   bool AddAccess(const Value *ptr, Type *t, BaseType tbaa) {
     auto [obj, off] = Locate(ptr, dl_);
-    return AddType(obj, off, t, tbaa);
+    bool changed = AddType(obj, off, t, tbaa);
+    // A pointer chosen by a phi or select (buffers swapped in a time loop)
+    // accesses each of the objects it may choose.
+    SmallVector<std::pair<const Value *, int64_t>, 4> work = {{obj, off}};
+    SmallPtrSet<const Value *, 8> seen = {obj};
+    while (!work.empty()) {
+      auto [o, base] = work.pop_back_val();
+      SmallVector<const Value *, 4> choices;
+      if (const auto *phi = dyn_cast<PHINode>(o))
+        choices.append(phi->incoming_values().begin(),
+                       phi->incoming_values().end());
+      else if (const auto *sel = dyn_cast<SelectInst>(o))
+        choices = {sel->getTrueValue(), sel->getFalseValue()};
+      for (const Value *c : choices) {
+        auto [co, coff] = Locate(c, dl_);
+        int64_t at = base < 0 || coff < 0 ? -1 : base + coff;
+        if (seen.size() < 16 && seen.insert(co).second) {
+          changed |= AddType(co, at, t, tbaa);
+          work.push_back({co, at});
+        }
+      }
+    }
+    return changed;
   }
 
   bool AddType(const Value *obj, int64_t off, Type *t, BaseType tbaa) {

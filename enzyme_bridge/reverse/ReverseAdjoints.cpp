@@ -220,10 +220,43 @@ absl::Status ReverseEmitter::visitSelectInst(SelectInst &i) {
   return absl::OkStatus();
 }
 
+/// Whether integer `v` is moved (stored, reinterpreted as floating point,
+/// passed on by phis and selects) rather than used as a number.
+static bool IsMovedBits(Value *v, unsigned depth = 0) {
+  if (depth > 4)
+    return false;
+  for (User *u : v->users()) {
+    if (isa<StoreInst>(u) || isa<InsertValueInst>(u) ||
+        (isa<BitCastInst>(u) && u->getType()->isFPOrFPVectorTy()))
+      return true;
+    if ((isa<PHINode>(u) || isa<SelectInst>(u)) && IsMovedBits(u, depth + 1))
+      return true;
+  }
+  return false;
+}
+
+/// Whether integer `v` stored to memory is a copy of raw bits (a loaded
+/// value or floating-point bits) rather than a computed number.
+static bool IsCopiedBits(Value *v, unsigned depth = 0) {
+  if (isa<LoadInst>(v) || isa<ExtractValueInst>(v))
+    return true;
+  if (auto *bc = dyn_cast<BitCastInst>(v))
+    return bc->getSrcTy()->isFPOrFPVectorTy();
+  if (depth < 4)
+    if (auto *phi = dyn_cast<PHINode>(v))
+      return any_of(phi->incoming_values(),
+                    [&](Value *in) { return IsCopiedBits(in, depth + 1); });
+  return false;
+}
+
 absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
                                               Type *ty) {
   if (!ty->isIntOrIntVectorTy() || ty->getScalarSizeInBits() < 16 ||
       !shadows_.count(ptr))
+    return absl::OkStatus();
+  bool copy = isa<LoadInst>(i) ? IsMovedBits(&i)
+                               : IsCopiedBits(cast<StoreInst>(i).getValueOperand());
+  if (!copy)
     return absl::OkStatus();
   if (!types_)
     types_.emplace(TypeInfo::Compute(out_));
