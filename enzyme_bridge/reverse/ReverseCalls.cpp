@@ -107,8 +107,6 @@ absl::Status ReverseEmitter::VisitMemoryIntrinsic(CallBase &call) {
     rb_.CreateMemSet(dst, rb_.getInt8(0), len, MaybeAlign());
     return absl::OkStatus();
   }
-  if (isa<MemMoveInst>(mi))
-    return Unsupported(call, "memmove between active buffers");
   if (!types_)
     types_.emplace(TypeInfo::Compute(out_));
   MemoryTypes mt = types_->TypesAt(transfer.getSource());
@@ -130,7 +128,23 @@ absl::Status ReverseEmitter::VisitMemoryIntrinsic(CallBase &call) {
     return Unsupported(call, "a memory copy of active data whose type is "
                              "mixed or unknown (type analysis: " +
                                  mt.ToString() + ")");
-  rb_.CreateCall(CopyAdjointHelper(*out_.getParent(), elem), {dst, src, len});
+  if (isa<MemMoveInst>(mi)) {
+    // The buffers may overlap: take the destination's adjoint first.
+    FunctionCallee mallocFn = out_.getParent()->getOrInsertFunction(
+        "malloc", rb_.getPtrTy(), rb_.getInt64Ty());
+    FunctionCallee freeFn = out_.getParent()->getOrInsertFunction(
+        "free", rb_.getVoidTy(), rb_.getPtrTy());
+    Value *bytes = rb_.CreateZExtOrTrunc(len, rb_.getInt64Ty());
+    Value *tmp = rb_.CreateCall(mallocFn, {bytes});
+    rb_.CreateMemCpy(tmp, MaybeAlign(), dst, MaybeAlign(), bytes);
+    rb_.CreateMemSet(dst, rb_.getInt8(0), bytes, MaybeAlign());
+    rb_.CreateCall(CopyAdjointHelper(*out_.getParent(), elem),
+                   {tmp, src, bytes});
+    rb_.CreateCall(freeFn, {tmp});
+    return absl::OkStatus();
+  }
+  rb_.CreateCall(CopyAdjointHelper(*out_.getParent(), elem),
+                 {dst, src, rb_.CreateZExtOrTrunc(len, rb_.getInt64Ty())});
   return absl::OkStatus();
 }
 

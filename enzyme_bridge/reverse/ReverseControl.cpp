@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 
+#include "enzyme_bridge/KnownFunctions.h"
 #include "support/StatusMacros.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -101,6 +102,7 @@ absl::Status ReverseEmitter::EmitReverseBlock(BasicBlock &bb) {
     AD_RETURN_IF_ERROR(lookup_error_);
   }
   rb_.SetCurrentDebugLocation(DebugLoc());
+  AD_RETURN_IF_ERROR(CheckTerminator(*bb.getTerminator()));
   if (&bb == &out_.getEntryBlock()) {
     rb_.CreateBr(final_);
     return absl::OkStatus();
@@ -137,6 +139,22 @@ absl::Status ReverseEmitter::EmitReverseBlock(BasicBlock &bb) {
   SwitchInst *sw = sb.CreateSwitch(from, edges[0], edges.size() - 1);
   for (unsigned k = 1; k < edges.size(); ++k)
     sw->addCase(sb.getInt32(k), edges[k]);
+  return absl::OkStatus();
+}
+
+/// Terminators that compute something: an `invoke` left after inlining
+/// (to a function without body) is supported only when it touches no
+/// active data.
+absl::Status ReverseEmitter::CheckTerminator(Instruction &term) {
+  auto *inv = dyn_cast<InvokeInst>(&term);
+  if (!inv || IsInactiveCall(*inv))
+    return absl::OkStatus();
+  bool touches = Active(inv);
+  for (Value *arg : inv->args())
+    touches |= !isa<Constant>(arg) && (Active(arg) || shadows_.count(arg));
+  if (touches)
+    return Unsupported(term, "an invoke (a call that may throw) on active "
+                             "data that could not be inlined");
   return absl::OkStatus();
 }
 

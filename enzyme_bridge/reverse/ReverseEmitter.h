@@ -142,6 +142,7 @@ private:
                                 llvm::ArrayRef<llvm::Value *> phi_adjoints);
   void EnterLoopBackwards(LoopTape &t, llvm::BasicBlock &exit);
   llvm::Value *ComeFrom(llvm::BasicBlock &bb);
+  absl::Status CheckTerminator(llvm::Instruction &term);
   absl::Status RewriteReturns();
   void EmitFinalReturn();
 

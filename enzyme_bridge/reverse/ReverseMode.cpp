@@ -110,6 +110,16 @@ absl::Status EmitReverseDerivative(const DiffRequest &r, Function &out,
 
 absl::Status ReverseEmitter::Prepare() {
   InlineModuleCalls();
+  // Allocations and inactive calls made through `invoke` (C++'s operator
+  // new, say) become plain calls: should one throw, the exception leaves
+  // the derivative without running the primal's cleanup code.
+  SmallVector<InvokeInst *, 8> invokes;
+  for (BasicBlock &bb : out_)
+    if (auto *inv = dyn_cast<InvokeInst>(bb.getTerminator()))
+      if (IsInactiveCall(*inv) || ClassifyAllocation(*inv) != AllocKind::None)
+        invokes.push_back(inv);
+  for (InvokeInst *inv : invokes)
+    changeToCall(inv);
   removeUnreachableBlocks(out_);
   SmallVector<AllocaInst *, 16> allocas;
   for (Instruction &i : out_.getEntryBlock())

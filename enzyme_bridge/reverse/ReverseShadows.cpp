@@ -45,6 +45,11 @@ absl::Status ReverseEmitter::BuildShadows() {
   auto shadowOf = [&](Value *v) -> Value * {
     if (isa<ConstantPointerNull>(v) || isa<UndefValue>(v))
       return v;
+    // An address computed from null (the end of an empty std::vector) is
+    // never dereferenced: its own shadow.
+    if (auto *gep = dyn_cast<GetElementPtrInst>(v))
+      if (isa<ConstantPointerNull>(gep->getPointerOperand()))
+        return v;
     return shadows_.lookup(v);
   };
   SmallVector<std::pair<PHINode *, PHINode *>, 8> phis;

@@ -145,7 +145,7 @@ TEST_F(BridgeTest, ReverseRequestsParse) {
       ParseRequestCall(*FirstCall("reverse", "__enzyme"));
   ASSERT_TRUE(rc.ok()) << rc.status();
   EXPECT_EQ(rc->request.mode, Mode::Reverse);
-  EXPECT_EQ(rc->request.ToString(), "rev(f)[dup,out,const]w1");
+  EXPECT_EQ(rc->request.ToString(), "rev(f)[dup,out,const]w1+dret");
 }
 
 TEST_F(BridgeTest, MissingShadowIsAnError) {
