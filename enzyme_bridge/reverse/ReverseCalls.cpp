@@ -117,11 +117,13 @@ absl::Status ReverseEmitter::VisitMemoryIntrinsic(CallBase &call) {
     if (t.kind == BaseType::Float) {
       mixed |= elem && elem != t.fp;
       elem = t.fp;
-    } else if (t.kind != BaseType::Integer)
+    } else if (t.kind != BaseType::Integer && t.kind != BaseType::Pointer) {
       unknown = true;
+    }
   }
   if (!elem && !unknown)
-    return absl::OkStatus(); // Integers only: no adjoint.
+    return absl::OkStatus(); // Integers and pointers: no adjoint (the
+                             // forward sweep copied the shadow pointers).
   if (mixed || unknown || !elem ||
       !(elem->isDoubleTy() || elem->isFloatTy()) ||
       any_of(mt.at, [](auto &e) { return e.second.kind != BaseType::Float; }))

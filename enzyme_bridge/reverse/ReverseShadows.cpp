@@ -15,8 +15,11 @@
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "support/StatusMacros.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -43,7 +46,8 @@ absl::Status ReverseEmitter::BuildShadows() {
       shadows_[&g] = s;
 
   auto shadowOf = [&](Value *v) -> Value * {
-    if (isa<ConstantPointerNull>(v) || isa<UndefValue>(v))
+    if (isa<ConstantPointerNull>(v) || isa<UndefValue>(v) ||
+        isa<ConstantAggregateZero>(v))
       return v;
     // An address computed from null (the end of an empty std::vector) is
     // never dereferenced: its own shadow.
@@ -52,10 +56,21 @@ absl::Status ReverseEmitter::BuildShadows() {
         return v;
     return shadows_.lookup(v);
   };
+  // Stack slots that receive active values need shadows even where the
+  // activity analysis calls the slot itself inactive (an iterator struct
+  // holding a pointer into an active slice, say).
+  SmallPtrSet<Value *, 8> receivers;
+  for (BasicBlock *bb : blocks_)
+    for (Instruction &i : *bb)
+      if (auto *store = dyn_cast<StoreInst>(&i))
+        if (Active(store->getValueOperand()))
+          if (auto *a = dyn_cast<AllocaInst>(
+                  getUnderlyingObject(store->getPointerOperand())))
+            receivers.insert(a);
   SmallVector<std::pair<PHINode *, PHINode *>, 8> phis;
   for (BasicBlock *bb : blocks_)
     for (Instruction &i : *bb) {
-      if (!i.getType()->isPointerTy() || !Active(&i) || shadows_.count(&i))
+      if (!ContainsPointer(i.getType()) || !Active(&i) || shadows_.count(&i))
         continue;
       if (auto *phi = dyn_cast<PHINode>(&i)) {
         fb_.SetInsertPoint(phi);
@@ -83,7 +98,51 @@ absl::Status ReverseEmitter::BuildShadows() {
         fb_.CreateAlignedStore(sv, sp, store->getAlign(), store->isVolatile());
         continue;
       }
-      if (!i.getType()->isPointerTy() || !Active(&i))
+      if (auto *mt = dyn_cast<MemTransferInst>(&i)) {
+        // Memory of pointers and integers only: its shadow holds shadow
+        // pointers, copied along (adjoints are never copied forward).
+        Value *sd = shadowOf(mt->getDest()), *ss = shadowOf(mt->getSource());
+        if (!sd || !ss)
+          continue;
+        if (!types_)
+          types_.emplace(TypeInfo::Compute(out_));
+        MemoryTypes t = types_->TypesAt(mt->getSource());
+        if (t.Empty() || any_of(t.at, [](auto &e) {
+              return e.second.kind != BaseType::Pointer &&
+                     e.second.kind != BaseType::Integer;
+            }))
+          continue;
+        fb_.CreateMemCpy(sd, mt->getDestAlign(), ss, mt->getSourceAlign(),
+                         mt->getLength());
+        continue;
+      }
+      if (auto *ins = dyn_cast<InsertValueInst>(&i)) {
+        // Aggregates holding pointers (Rust's slices at opt-level 0): the
+        // shadow aggregate holds the shadows, other fields as they are.
+        Value *part = ins->getInsertedValueOperand();
+        Value *agg = shadowOf(ins->getAggregateOperand());
+        Value *sp = ContainsPointer(part->getType()) ? shadowOf(part) : part;
+        if (!ContainsPointer(i.getType()) || (!Active(&i) && !Active(part)))
+          continue;
+        if (!agg || !sp)
+          continue; // Reported where a pointer without shadow is used.
+        shadows_[&i] =
+            fb_.CreateInsertValue(agg, sp, ins->getIndices(), i.getName() + "'");
+        continue;
+      }
+      if (auto *ext = dyn_cast<ExtractValueInst>(&i)) {
+        Value *agg = shadowOf(ext->getAggregateOperand());
+        if (agg && ContainsPointer(i.getType()))
+          shadows_[&i] = fb_.CreateExtractValue(agg, ext->getIndices(),
+                                                i.getName() + "'");
+        continue;
+      }
+      if (!i.getType()->isPointerTy())
+        continue;
+      bool derived = (isa<GetElementPtrInst>(i) || isa<BitCastInst>(i) ||
+                      isa<AddrSpaceCastInst>(i)) &&
+                     shadows_.count(i.getOperand(0));
+      if (!Active(&i) && !receivers.count(&i) && !derived)
         continue;
       Value *shadow = nullptr;
       if (isa<GetElementPtrInst>(i) || isa<BitCastInst>(i) ||
