@@ -295,14 +295,9 @@ absl::Status ReverseEmitter::visitStoreInst(StoreInst &i) {
     return CheckNoFloatBits(i, ptr, v->getType());
   if (i.isAtomic())
     return Unsupported(i, "an atomic store of floating-point data");
-  if (!shadows_.count(ptr) && !isa<GlobalValue>(ptr)) {
-    if (Active(v) && Active(ptr))
-      return ErrorAt(absl::StatusCode::kUnimplemented, i,
-                     "storing an active value into memory whose shadow is "
-                     "unknown" + NoShadowAdvice(*ptr));
-    return absl::OkStatus();
-  }
-  Value *shadow = LookupShadow(ptr);
+  Value *shadow = shadows_.count(ptr) || isa<GlobalValue>(ptr)
+                      ? LookupShadow(ptr)
+                      : nullptr;
   if (!shadow) {
     if (Active(v))
       return ErrorAt(absl::StatusCode::kUnimplemented, i,

@@ -112,9 +112,9 @@ Value *ReverseEmitter::ReverseIndex(LoopTape &t) {
   if (Value *v = memo_.lookup(key))
     return v;
   Type *i64 = rb_.getInt64Ty();
-  Value *index =
-      rb_.CreateAdd(rb_.CreateLoad(i64, t.reverse_base),
-                    rb_.CreateLoad(i64, t.reverse_counter), "rev.index");
+  Value *base = rb_.CreateLoad(i64, t.reverse_base);
+  Value *counter = rb_.CreateLoad(i64, t.reverse_counter);
+  Value *index = rb_.CreateAdd(base, counter, "rev.index");
   memo_[key] = index;
   return index;
 }
