@@ -111,11 +111,14 @@ Value *ReverseEmitter::AddValues(Value *a, Value *b) {
   return a;
 }
 
-void ReverseEmitter::AccumulateInto(Value *shadow, Value *adjoint) {
+void ReverseEmitter::AccumulateInto(Value *shadow, Value *adjoint,
+                                    Align align) {
   Type *t = adjoint->getType();
   if (t->isFPOrFPVectorTy()) {
-    Value *old = rb_.CreateLoad(t, shadow);
-    rb_.CreateStore(rb_.CreateFAdd(old, adjoint), shadow);
+    // The primal access's alignment: a vector load of x + 4 is not aligned
+    // to the vector's size.
+    Value *old = rb_.CreateAlignedLoad(t, shadow, align);
+    rb_.CreateAlignedStore(rb_.CreateFAdd(old, adjoint), shadow, align);
     return;
   }
   unsigned n = 0;
@@ -126,7 +129,8 @@ void ReverseEmitter::AccumulateInto(Value *shadow, Value *adjoint) {
   for (unsigned k = 0; k < n; ++k) {
     Value *leaf = rb_.CreateExtractValue(adjoint, {k});
     if (HoldsFloat(leaf->getType()))
-      AccumulateInto(rb_.CreateConstInBoundsGEP2_32(t, shadow, 0, k), leaf);
+      AccumulateInto(rb_.CreateConstInBoundsGEP2_32(t, shadow, 0, k), leaf,
+                     Align(1));
   }
 }
 
@@ -284,7 +288,7 @@ absl::Status ReverseEmitter::visitLoadInst(LoadInst &i) {
   if (!shadow)
     return Unsupported(i, "a load of active data through a pointer whose "
                           "shadow is unknown");
-  AccumulateInto(shadow, a);
+  AccumulateInto(shadow, a, i.getAlign());
   return absl::OkStatus();
 }
 
@@ -306,8 +310,8 @@ absl::Status ReverseEmitter::visitStoreInst(StoreInst &i) {
     return absl::OkStatus();
   }
   Type *t = v->getType();
-  Value *a = rb_.CreateLoad(t, shadow, "stored.adjoint");
-  rb_.CreateStore(Constant::getNullValue(t), shadow);
+  Value *a = rb_.CreateAlignedLoad(t, shadow, i.getAlign(), "stored.adjoint");
+  rb_.CreateAlignedStore(Constant::getNullValue(t), shadow, i.getAlign());
   AddAdjoint(v, a);
   return absl::OkStatus();
 }

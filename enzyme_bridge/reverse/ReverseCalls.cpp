@@ -76,6 +76,9 @@ absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
                      (HoldsFloat(arg->getType()) || ContainsPointer(arg->getType()));
   if (!touchesActive)
     return absl::OkStatus();
+  if (auto *ii = dyn_cast<IntrinsicInst>(&call))
+    if (VisitReduction(*ii))
+      return absl::OkStatus();
   if (FindRule(call) && !call.getType()->isVoidTy())
     return ApplyRule(call);
   Function *callee = CalledFunction(call);
@@ -88,6 +91,43 @@ absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
                              "arguments");
   return Unsupported(call, "a call to `" + callee->getName().str() +
                                "`, which has no body and no derivative rule");
+}
+
+bool ReverseEmitter::VisitReduction(IntrinsicInst &call) {
+  Intrinsic::ID id = call.getIntrinsicID();
+  if (id == Intrinsic::vector_reduce_fadd) {
+    // Linear: the start and every lane get the adjoint.
+    Value *a = TakeAdjoint(&call);
+    AddAdjoint(call.getArgOperand(0), a);
+    Value *vec = call.getArgOperand(1);
+    auto *vt = cast<FixedVectorType>(vec->getType());
+    AddAdjoint(vec, rb_.CreateVectorSplat(vt->getNumElements(), a));
+    return true;
+  }
+  if (id != Intrinsic::vector_reduce_fmax &&
+      id != Intrinsic::vector_reduce_fmin &&
+      id != Intrinsic::vector_reduce_fmaximum &&
+      id != Intrinsic::vector_reduce_fminimum)
+    return false;
+  // The first lane equal to the result takes the adjoint.
+  Value *a = TakeAdjoint(&call);
+  Value *vec = Lookup(call.getArgOperand(0));
+  Value *result = Lookup(&call);
+  unsigned n = cast<FixedVectorType>(vec->getType())->getNumElements();
+  Value *zero = ConstantFP::get(call.getType(), 0.0);
+  Value *taken = rb_.getFalse();
+  Value *adjoint = Constant::getNullValue(vec->getType());
+  for (unsigned j = 0; j < n; ++j) {
+    Value *v = rb_.CreateExtractElement(vec, j);
+    Value *eq = rb_.CreateFCmpOEQ(v, result);
+    Value *notTaken = rb_.CreateNot(taken);
+    Value *mine = rb_.CreateAnd(eq, notTaken);
+    Value *share = rb_.CreateSelect(mine, a, zero);
+    adjoint = rb_.CreateInsertElement(adjoint, share, j);
+    taken = rb_.CreateOr(taken, eq);
+  }
+  AddAdjoint(call.getArgOperand(0), adjoint);
+  return true;
 }
 
 absl::Status ReverseEmitter::VisitMemoryIntrinsic(CallBase &call) {

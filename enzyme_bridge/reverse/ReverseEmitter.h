@@ -125,6 +125,7 @@ private:
   bool CanRecompute(llvm::Value *v, unsigned depth);
   bool CanRecomputeSCEV(const llvm::SCEV *s, unsigned depth);
   llvm::Value *LoadFromCache(llvm::Instruction &i);
+  llvm::Align TapeAlign(llvm::Type *t) const;
   /// The cache index of the current reverse iteration of `l`.
   llvm::Value *ReverseIndex(LoopTape &t);
   void FinishTapes();
@@ -156,10 +157,14 @@ private:
   llvm::Value *TakeAdjoint(llvm::Value *v);
   llvm::Value *AddValues(llvm::Value *a, llvm::Value *b);
   /// *shadow += adjoint, leaf by leaf.
-  void AccumulateInto(llvm::Value *shadow, llvm::Value *adjoint);
+  void AccumulateInto(llvm::Value *shadow, llvm::Value *adjoint,
+                      llvm::Align align);
   absl::Status ApplyRule(llvm::Instruction &i);
   absl::Status VisitAllocationCall(llvm::CallBase &call, int kind);
   absl::Status VisitMemoryIntrinsic(llvm::CallBase &call);
+  /// Vector reductions (fadd, fmax, fmin, fmaximum, fminimum); false for
+  /// other intrinsics.
+  bool VisitReduction(llvm::IntrinsicInst &call);
   absl::Status CheckNoFloatBits(llvm::Instruction &i, llvm::Value *ptr,
                                 llvm::Type *ty);
   bool Active(const llvm::Value *v) const { return activity_->IsActive(v); }

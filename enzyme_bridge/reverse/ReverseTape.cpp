@@ -266,6 +266,13 @@ Value *ReverseEmitter::Recompute(Instruction &i, unsigned depth) {
 
 // Caches --------------------------------------------------------------------
 
+/// Tape arrays come from realloc, aligned to 16 bytes: wider vectors are
+/// accessed with that alignment.
+Align ReverseEmitter::TapeAlign(Type *t) const {
+  Align abi = out_.getDataLayout().getABITypeAlign(t);
+  return std::min(abi, Align(16));
+}
+
 Value *ReverseEmitter::LoadFromCache(Instruction &i) {
   Type *ty = i.getType();
   Loop *l = loop_of_.lookup(i.getParent());
@@ -282,7 +289,8 @@ Value *ReverseEmitter::LoadFromCache(Instruction &i) {
       eb.CreateStore(ConstantPointerNull::get(eb.getPtrTy()), slot);
       t.caches.push_back({slot, ty});
       Value *array = fb_.CreateLoad(fb_.getPtrTy(), slot);
-      fb_.CreateStore(&i, fb_.CreateGEP(ty, array, t.flat_index));
+      Value *at = fb_.CreateGEP(ty, array, t.flat_index);
+      fb_.CreateAlignedStore(&i, at, TapeAlign(ty));
     }
   }
   if (!l)
@@ -298,8 +306,8 @@ Value *ReverseEmitter::LoadFromCache(Instruction &i) {
   }
   LoopTape &t = tapes_[l];
   Value *array = rb_.CreateLoad(rb_.getPtrTy(), slot);
-  return rb_.CreateLoad(ty, rb_.CreateGEP(ty, array, ReverseIndex(t)),
-                        i.getName() + ".cached");
+  Value *at = rb_.CreateGEP(ty, array, ReverseIndex(t));
+  return rb_.CreateAlignedLoad(ty, at, TapeAlign(ty), i.getName() + ".cached");
 }
 
 /// `void reserve(ptr capacity, i64 need, ptr slot...)`: grows each array

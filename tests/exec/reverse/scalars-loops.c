@@ -6,6 +6,7 @@
 // argmax through comparisons. Every gradient is checked against central
 // finite differences.
 // RUN: sh %testlib/run-c.sh %s
+// RUN: sh %testlib/run-c.sh %s -march=native
 
 #include "enzyme.h"
 #include "fdcheck.h"
