@@ -32,6 +32,7 @@
 #include "frontend/Abi.h"
 #include "frontend/Validate.h"
 #include "support/StatusMacros.h"
+#include "support/Text.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -680,8 +681,10 @@ absl::Status Lower(llvm::Module &m, const LoweringRequest &req) {
     std::string broken;
     llvm::raw_string_ostream os(broken);
     if (llvm::verifyFunction(fn, &os))
-      emitted = absl::InternalError(absl::StrCat(
-          where, "generated function `", item.target, "` is broken: ", broken));
+      emitted = absl::InternalError(
+          absl::StrCat(where, "generated function `", item.target,
+                       "` is not valid IR (LLVM's verifier says):",
+                       AsContinuationLines(broken)));
   }
   if (!emitted.ok()) {
     // Leave a declaration (or nothing) rather than a broken body.

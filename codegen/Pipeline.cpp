@@ -27,6 +27,7 @@
 #include "codegen/Pipeline.h"
 
 #include "support/StatusMacros.h"
+#include "support/Text.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -50,11 +51,15 @@
 namespace autodiff {
 namespace {
 
+/// One problem however much the verifier prints: its first line names the
+/// stage, the verifier's own lines follow as continuation lines.
 absl::Status Verify(const llvm::Module &m, const char *stage) {
   std::string msg;
   llvm::raw_string_ostream os(msg);
   if (llvm::verifyModule(m, &os))
-    return absl::InternalError(absl::StrCat(stage, ": ", msg));
+    return absl::InternalError(absl::StrCat(
+        stage, ": the module is not valid IR (LLVM's verifier says):",
+        AsContinuationLines(msg)));
   return absl::OkStatus();
 }
 

@@ -67,8 +67,9 @@ int Fail(std::string_view message) {
     if (end == std::string_view::npos)
       end = message.size();
     llvm::StringRef line(message.data() + start, end - start);
-    llvm::errs() << (line.starts_with(" ") ? "" : "autodiff-opt: error: ")
-                 << line << "\n";
+    if (!line.trim().empty())
+      llvm::errs() << (line.starts_with(" ") ? "" : "autodiff-opt: error: ")
+                   << line << "\n";
     start = end + 1;
   }
   return 1;

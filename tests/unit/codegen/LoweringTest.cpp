@@ -298,6 +298,16 @@ TEST_F(LoweringTest, PipelineVerifiesItsInput) {
   absl::Status s = RunAutodiffPipeline(*m, {}, opts);
   EXPECT_EQ(s.code(), absl::StatusCode::kInternal);
   EXPECT_NE(s.message().find("in the input module"), absl::string_view::npos);
+  // One problem: the verifier's lines continue it, indented, none empty.
+  std::string message(s.message());
+  llvm::SmallVector<llvm::StringRef, 8> lines;
+  llvm::StringRef(message).split(lines, '\n');
+  ASSERT_GE(lines.size(), 2u);
+  EXPECT_TRUE(lines[0].starts_with("in the input module: "));
+  for (size_t i = 1; i < lines.size(); ++i) {
+    EXPECT_TRUE(lines[i].starts_with("  ")) << lines[i].str();
+    EXPECT_FALSE(lines[i].trim().empty()) << "line " << i;
+  }
 }
 
 TEST(ParseOptLevelTest, AcceptsAllLevels) {
