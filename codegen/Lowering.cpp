@@ -9,11 +9,12 @@
 //   2. check the signature against the LLVM parameters (a slice must be a
 //      pointer then an integer, a float must have the right width, ...);
 //   3. create the target, or adopt an existing declaration / placeholder
-//      definition: its parameters must be exactly the planned ones (after an
-//      optional `sret` pointer), and its return is either the planned leaves,
-//      an `sret` pointer they are stored to, or a same-sized type they are
-//      coerced to through memory (C returns `struct {float, float}` as
-//      `<2 x float>`);
+//      definition (a function with a real body only when the request says
+//      so, see Placeholder.h): its parameters must be exactly the planned
+//      ones (after an optional `sret` pointer), and its return is either
+//      the planned leaves, an `sret` pointer they are stored to, or a
+//      same-sized type they are coerced to through memory (C returns
+//      `struct {float, float}` as `<2 x float>`);
 //   4. emit the body: run-time shadow length checks (our addition; rustc
 //      only has a FIXME for them), then one call to
 //      `__enzyme_{autodiff,fwddiff}_<target>(...)` with marker globals, as
@@ -28,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
 
+#include "codegen/Placeholder.h"
 #include "codegen/RuntimeChecks.h"
 #include "frontend/Abi.h"
 #include "frontend/Validate.h"
@@ -664,6 +666,14 @@ absl::Status Lower(llvm::Module &m, const LoweringRequest &req) {
     if (!f)
       return absl::InvalidArgumentError(absl::StrCat(
           where, "target `", item.target, "` exists but is not a function"));
+    if (!f->isDeclaration() && !req.replace_defined_target &&
+        !IsPlaceholderBody(*f, src))
+      return absl::AlreadyExistsError(absl::StrCat(
+          where, "target `", item.target,
+          "` already has a body that is not a placeholder, and lowering "
+          "would replace it; check the target's name, or ask for the "
+          "replacement explicitly (autodiff-opt --replace-targets, "
+          "LoweringRequest::replace_defined_target)"));
     AD_ASSIGN_OR_RETURN(target, CheckExistingTarget(*f, shape, plan, where));
   }
   AD_ASSIGN_OR_RETURN(

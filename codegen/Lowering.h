@@ -33,6 +33,11 @@ struct LoweringRequest {
   /// Where the request was written, e.g. "a.c:3" for an annotation; when
   /// set, it starts every diagnostic about the request.
   std::string origin;
+  /// Whether the target may be a function with a real body, which lowering
+  /// then replaces. Off by default: a target must be missing, a
+  /// declaration, or a placeholder (codegen/Placeholder.h), so that a typo
+  /// in its name cannot destroy user code.
+  bool replace_defined_target = false;
 };
 
 /// The signature codegen assumes when the host gave none: one parameter per
@@ -41,9 +46,10 @@ struct LoweringRequest {
 SourceSignature SignatureFromLlvm(const llvm::Function &f);
 
 /// Validates `req` against the source in `m` and lowers it: synthesizes the
-/// target if missing, or replaces the body of an existing declaration or
-/// placeholder (including one returning through `sret`). Diagnostics name
-/// the source and target.
+/// target if missing, or gives a body to an existing declaration or
+/// placeholder (including one returning through `sret`). A target with a
+/// real body is an error (AlreadyExists) unless `req.replace_defined_target`
+/// is set. Diagnostics name the source and target.
 absl::Status LowerAutoDiff(llvm::Module &m, const LoweringRequest &req);
 
 /// Reads `__attribute__((annotate("autodiff_reverse(d_f, ...)")))` requests

@@ -184,7 +184,8 @@ absl::Status RunAutodiffPipeline(llvm::Module &m,
   AD_RETURN_IF_ERROR(CheckDistinctTargets(all));
   std::vector<std::string> errors;
   absl::StatusCode code = absl::StatusCode::kOk;
-  for (const LoweringRequest &r : all) {
+  for (LoweringRequest &r : all) {
+    r.replace_defined_target |= opts.replace_defined_targets;
     absl::Status s = LowerAutoDiff(m, r);
     if (!s.ok()) {
       if (code == absl::StatusCode::kOk)

@@ -41,6 +41,9 @@ struct PipelineOptions {
   bool stop_after_lowering = false;
   /// Also differentiate requests read from llvm.global.annotations.
   bool use_annotations = true;
+  /// Let every request, annotated ones included, replace a target that has
+  /// a real body (LoweringRequest::replace_defined_target for all).
+  bool replace_defined_targets = false;
   BridgeOptions bridge;
 };
 

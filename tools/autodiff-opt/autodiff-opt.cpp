@@ -42,6 +42,9 @@ OPTIONS:
   --pre-opt=O0|O1|O2|O3   Optimize before differentiation (default: none)
   --autodiff SPEC         A request, repeatable: NAME=ATTR or
                           'NAME(x: &[f64], y: f64) -> f64=autodiff_reverse(d, Duplicated, Active, Active)'
+  --replace-targets       Let requests replace a target that has a real body
+                          (by default only a missing target, a declaration or
+                          a placeholder is given a body)
   --no-annotations        Ignore autodiff_* annotations in llvm.global.annotations
   --stop-after-lowering   Stop once the requests are lowered into __enzyme_* calls
   --no-postopt            Skip the optimization after differentiation
@@ -126,6 +129,8 @@ std::string ParseArgs(int argc, char **argv, Args &args) {
       args.pipeline.stop_after_lowering = true;
     } else if (a == "--no-postopt") {
       args.pipeline.no_postopt = true;
+    } else if (a == "--replace-targets") {
+      args.pipeline.replace_defined_targets = true;
     } else if (a == "--no-annotations") {
       args.pipeline.use_annotations = false;
     } else if (a == "--print-module-before") {

@@ -13,6 +13,7 @@
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -211,6 +212,61 @@ attributes #0 = { noinline optnone noreturn }
   EXPECT_FALSE(d->hasFnAttribute(llvm::Attribute::OptimizeNone));
   EXPECT_FALSE(d->hasFnAttribute(llvm::Attribute::NoReturn));
   EXPECT_TRUE(Valid(*m));
+}
+
+TEST_F(LoweringTest, RefusesToReplaceARealBodyUnlessAsked) {
+  auto m = Parse(R"(
+define double @f(double %x, double %y) {
+  %m = fmul double %x, %y
+  ret double %m
+}
+define double @k3(double %a, double %b, double %c) {
+  %s = fadd double %a, 42.0
+  ret double %s
+}
+)");
+  ASSERT_TRUE(m);
+  LoweringRequest req =
+      Request("f", "autodiff_forward(k3, Dual, Const, DualOnly)");
+  absl::Status s = LowerAutoDiff(*m, req);
+  EXPECT_EQ(s.code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(s.message().find("in autodiff of `f` into `k3`: target `k3` "
+                            "already has a body that is not a placeholder"),
+            0u)
+      << s;
+  // The user's function is untouched and nothing was added.
+  llvm::Function *k3 = m->getFunction("k3");
+  ASSERT_EQ(k3->getEntryBlock().size(), 2u);
+  EXPECT_EQ(k3->getEntryBlock().front().getOpcode(), llvm::Instruction::FAdd);
+  EXPECT_FALSE(m->getFunction("__enzyme_fwddiff_k3"));
+
+  // Through the pipeline, the option applies to every request.
+  PipelineOptions opts;
+  opts.stop_after_lowering = true;
+  s = RunAutodiffPipeline(*m, {req}, opts);
+  EXPECT_EQ(s.code(), absl::StatusCode::kAlreadyExists);
+  opts.replace_defined_targets = true;
+  s = RunAutodiffPipeline(*m, {req}, opts);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_TRUE(llvm::isa<llvm::CallInst>(k3->getEntryBlock().front()));
+
+  // So does the request's own field.
+  auto m2 = Parse(R"(
+define double @f(double %x, double %y) {
+  %m = fmul double %x, %y
+  ret double %m
+}
+define double @k3(double %a, double %b, double %c) {
+  %s = fadd double %a, 42.0
+  ret double %s
+}
+)");
+  ASSERT_TRUE(m2);
+  req.replace_defined_target = true;
+  s = LowerAutoDiff(*m2, req);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_TRUE(m2->getFunction("__enzyme_fwddiff_k3"));
+  EXPECT_TRUE(Valid(*m2));
 }
 
 constexpr const char *kAnnotated = R"(
