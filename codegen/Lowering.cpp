@@ -708,6 +708,19 @@ absl::Status Lower(llvm::Module &m, const LoweringRequest &req) {
 
 } // namespace
 
+absl::StatusOr<LoweringRequest> ParseLoweringRequest(std::string_view spec) {
+  absl::StatusOr<AutodiffSpec> parsed = ParseAutodiffSpec(spec);
+  if (!parsed.ok())
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", absl::string_view(spec.data(), spec.size()),
+                     "': ", parsed.status().message()));
+  LoweringRequest req;
+  req.source = std::move(parsed->source);
+  req.signature = std::move(parsed->signature);
+  req.attr = std::move(parsed->attr);
+  return req;
+}
+
 SourceSignature SignatureFromLlvm(const llvm::Function &f) {
   SourceSignature sig;
   sig.name = f.getName().str();

@@ -15,6 +15,8 @@
 #include "absl/status/statusor.h"
 
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace llvm {
@@ -39,6 +41,12 @@ struct LoweringRequest {
   /// in its name cannot destroy user code.
   bool replace_defined_target = false;
 };
+
+/// Turns a spec in the syntax of `autodiff-opt --autodiff`, `SOURCE=ATTR`
+/// or `SIGNATURE=ATTR` (frontend/Parser.h), into a request, in one call.
+/// Errors are InvalidArgument and quote the spec, e.g.
+/// "'f=autodiff_forward(d_f, Dual, Foo)': did not recognize Activity: `Foo`".
+absl::StatusOr<LoweringRequest> ParseLoweringRequest(std::string_view spec);
 
 /// The signature codegen assumes when the host gave none: one parameter per
 /// LLVM parameter (double -> f64, float -> f32, iN -> integer, i1 -> bool,

@@ -172,16 +172,11 @@ int main(int argc, char **argv) {
 
   std::vector<autodiff::LoweringRequest> requests;
   for (const std::string &spec : args.specs) {
-    absl::StatusOr<autodiff::AutodiffSpec> parsed =
-        autodiff::ParseAutodiffSpec(spec);
-    if (!parsed.ok())
-      return Fail("--autodiff '" + spec +
-                  "': " + std::string(parsed.status().message()));
-    autodiff::LoweringRequest req;
-    req.source = parsed->source;
-    req.signature = parsed->signature;
-    req.attr = parsed->attr;
-    requests.push_back(std::move(req));
+    absl::StatusOr<autodiff::LoweringRequest> req =
+        autodiff::ParseLoweringRequest(spec);
+    if (!req.ok())
+      return Fail("--autodiff " + std::string(req.status().message()));
+    requests.push_back(*std::move(req));
   }
 
   llvm::LLVMContext ctx;

@@ -366,6 +366,46 @@ TEST_F(LoweringTest, PipelineVerifiesItsInput) {
   }
 }
 
+TEST(ParseLoweringRequestTest, TurnsASpecIntoARequest) {
+  absl::StatusOr<LoweringRequest> req = ParseLoweringRequest(
+      "dot(a: &[f64], b: &[f64]) -> f64=autodiff_forward(d_dot, 2, Dual, "
+      "Const, Dual)");
+  ASSERT_TRUE(req.ok()) << req.status();
+  EXPECT_EQ(req->source, "dot");
+  ASSERT_TRUE(req->signature.has_value());
+  ASSERT_EQ(req->signature->params.size(), 2u);
+  EXPECT_EQ(req->signature->params[0].name, "a");
+  EXPECT_EQ(req->signature->params[0].type.ToString(), "&[f64]");
+  EXPECT_EQ(req->signature->ret.ToString(), "f64");
+  EXPECT_EQ(req->attr.mode, DiffMode::Forward);
+  EXPECT_EQ(req->attr.target, "d_dot");
+  EXPECT_EQ(req->attr.width, 2u);
+  EXPECT_EQ(req->attr.activities.size(), 3u);
+  EXPECT_TRUE(req->origin.empty());
+  EXPECT_FALSE(req->replace_defined_target);
+
+  absl::StatusOr<LoweringRequest> plain =
+      ParseLoweringRequest("f=autodiff_forward(d_f, Dual, Dual)");
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ(plain->source, "f");
+  EXPECT_FALSE(plain->signature.has_value());
+}
+
+TEST(ParseLoweringRequestTest, BadSpecsQuoteTheSpec) {
+  absl::StatusOr<LoweringRequest> req =
+      ParseLoweringRequest("f=autodiff_forward(d_f, Dual, Foo)");
+  ASSERT_FALSE(req.ok());
+  EXPECT_EQ(req.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(req.status().message(),
+            "'f=autodiff_forward(d_f, Dual, Foo)': did not recognize "
+            "Activity: `Foo`");
+  req = ParseLoweringRequest("garbage");
+  ASSERT_FALSE(req.ok());
+  EXPECT_EQ(req.status().message(),
+            "'garbage': expected SOURCE=autodiff_forward(...) or "
+            "SOURCE=autodiff_reverse(...), found `garbage`");
+}
+
 TEST(ParseOptLevelTest, AcceptsAllLevels) {
   EXPECT_EQ(ParseOptLevel("O0"), OptLevel::O0);
   EXPECT_EQ(ParseOptLevel("O1"), OptLevel::O1);
