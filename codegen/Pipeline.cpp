@@ -23,24 +23,37 @@
 // that the cost models match the target; otherwise the passes run with the
 // default TargetTransformInfo.
 //
+// The optimization stages run with LLVM's StandardInstrumentations, as `opt`
+// does: `debug_pass_manager` prints the passes, and LLVM's global switches
+// (-time-passes, -print-after-all, -verify-each, ...) apply. Each stage is
+// also a named timer region (shown with -time-passes) and is announced with
+// `debug_pass_manager`. The counters below are always enabled (Debian's
+// release LLVM compiles ordinary STATISTICs out) and printed with -stats.
+//
 //===----------------------------------------------------------------------===//
 #include "codegen/Pipeline.h"
 
+#include "enzyme_bridge/CallSite.h"
 #include "support/StatusMacros.h"
 #include "support/Text.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PassInstrumentation.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Pass.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Timer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
@@ -48,8 +61,52 @@
 #include <memory>
 #include <mutex>
 
+#define DEBUG_TYPE "autodiff"
+
+ALWAYS_ENABLED_STATISTIC(NumItemsLowered,
+                         "Number of items lowered into __enzyme_* calls");
+ALWAYS_ENABLED_STATISTIC(NumRequestsDifferentiated,
+                         "Number of __enzyme_* requests differentiated");
+ALWAYS_ENABLED_STATISTIC(NumFunctionsGenerated,
+                         "Number of function bodies differentiation added");
+
 namespace autodiff {
 namespace {
+
+/// One stage of the pipeline while it lives: a timer region shown by
+/// -time-passes, announced on stderr with `debug_pass_manager`.
+class StageScope {
+public:
+  StageScope(const char *name, const char *description,
+             const PipelineOptions &opts)
+      : timer_(name, description, "autodiff", "autodiff pipeline stages",
+               llvm::TimePassesIsEnabled) {
+    if (opts.debug_pass_manager)
+      llvm::errs() << "Running autodiff stage: " << description << "\n";
+  }
+
+private:
+  llvm::NamedRegionTimer timer_;
+};
+
+/// The number of functions with a body in `m`.
+size_t CountDefinitions(const llvm::Module &m) {
+  size_t n = 0;
+  for (const llvm::Function &f : m)
+    n += !f.isDeclaration();
+  return n;
+}
+
+/// The number of `__enzyme_*` request calls in `m`.
+unsigned CountRequests(const llvm::Module &m) {
+  unsigned n = 0;
+  for (const llvm::Function &f : m)
+    for (const llvm::BasicBlock &bb : f)
+      for (const llvm::Instruction &i : bb)
+        if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i))
+          n += RequestModeOf(*call).has_value();
+  return n;
+}
 
 /// One problem however much the verifier prints: its first line names the
 /// stage, the verifier's own lines follow as continuation lines.
@@ -102,8 +159,10 @@ std::unique_ptr<llvm::TargetMachine> MakeTargetMachine(const llvm::Module &m) {
       triple, "", "", llvm::TargetOptions(), llvm::Reloc::PIC_));
 }
 
-/// Runs LLVM's default per-module pipeline at `level` (not O0).
-void Optimize(llvm::Module &m, OptLevel level, bool before_ad) {
+/// Runs LLVM's default per-module pipeline at `level` (not O0), with LLVM's
+/// standard instrumentation.
+void Optimize(llvm::Module &m, OptLevel level, bool before_ad,
+              bool debug_pass_manager) {
   llvm::PipelineTuningOptions tuning;
   if (before_ad) {
     tuning.LoopUnrolling = false;
@@ -122,7 +181,11 @@ void Optimize(llvm::Module &m, OptLevel level, bool before_ad) {
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(tm.get(), tuning);
+  llvm::PassInstrumentationCallbacks callbacks;
+  llvm::StandardInstrumentations instrumentation(m.getContext(),
+                                                 debug_pass_manager);
+  instrumentation.registerCallbacks(callbacks, &mam);
+  llvm::PassBuilder pb(tm.get(), tuning, std::nullopt, &callbacks);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
@@ -145,11 +208,41 @@ absl::Status CheckDistinctTargets(const std::vector<LoweringRequest> &reqs) {
   return absl::OkStatus();
 }
 
+/// Lowers `requests` and, unless told not to, the module's annotated ones;
+/// every failed request is reported, one problem each.
+absl::Status LowerAll(llvm::Module &m,
+                      const std::vector<LoweringRequest> &requests,
+                      const PipelineOptions &opts) {
+  std::vector<LoweringRequest> all = requests;
+  if (opts.use_annotations) {
+    AD_ASSIGN_OR_RETURN(std::vector<LoweringRequest> annotated,
+                        CollectAnnotatedRequests(m));
+    all.insert(all.end(), annotated.begin(), annotated.end());
+  }
+  AD_RETURN_IF_ERROR(CheckDistinctTargets(all));
+  std::vector<std::string> errors;
+  absl::StatusCode code = absl::StatusCode::kOk;
+  for (LoweringRequest &r : all) {
+    r.replace_defined_target |= opts.replace_defined_targets;
+    absl::Status s = LowerAutoDiff(m, r);
+    if (s.ok()) {
+      ++NumItemsLowered;
+      continue;
+    }
+    if (code == absl::StatusCode::kOk)
+      code = s.code();
+    errors.emplace_back(s.message());
+  }
+  if (!errors.empty())
+    return absl::Status(code, absl::StrJoin(errors, "\n"));
+  return absl::OkStatus();
+}
+
 } // namespace
 
 void OptimizeModule(llvm::Module &m, OptLevel level) {
   if (level != OptLevel::O0)
-    Optimize(m, level, /*before_ad=*/false);
+    Optimize(m, level, /*before_ad=*/false, /*debug_pass_manager=*/false);
 }
 
 std::optional<OptLevel> ParseOptLevel(std::string_view s) {
@@ -173,46 +266,43 @@ std::optional<OptLevel> ParseOptLevel(std::string_view s) {
 absl::Status RunAutodiffPipeline(llvm::Module &m,
                                  const std::vector<LoweringRequest> &requests,
                                  const PipelineOptions &opts) {
-  AD_RETURN_IF_ERROR(Verify(m, "in the input module"));
-
-  std::vector<LoweringRequest> all = requests;
-  if (opts.use_annotations) {
-    AD_ASSIGN_OR_RETURN(std::vector<LoweringRequest> annotated,
-                        CollectAnnotatedRequests(m));
-    all.insert(all.end(), annotated.begin(), annotated.end());
+  {
+    StageScope stage("verify-input", "verify the input", opts);
+    AD_RETURN_IF_ERROR(Verify(m, "in the input module"));
   }
-  AD_RETURN_IF_ERROR(CheckDistinctTargets(all));
-  std::vector<std::string> errors;
-  absl::StatusCode code = absl::StatusCode::kOk;
-  for (LoweringRequest &r : all) {
-    r.replace_defined_target |= opts.replace_defined_targets;
-    absl::Status s = LowerAutoDiff(m, r);
-    if (!s.ok()) {
-      if (code == absl::StatusCode::kOk)
-        code = s.code();
-      errors.emplace_back(s.message());
-    }
+  {
+    StageScope stage("lower", "lower items into __enzyme_* calls", opts);
+    AD_RETURN_IF_ERROR(LowerAll(m, requests, opts));
+    AD_RETURN_IF_ERROR(Verify(m, "after lowering"));
   }
-  if (!errors.empty())
-    return absl::Status(code, absl::StrJoin(errors, "\n"));
-  AD_RETURN_IF_ERROR(Verify(m, "after lowering"));
   if (opts.stop_after_lowering)
     return absl::OkStatus();
 
   if (opts.pre_opt && *opts.pre_opt != OptLevel::O0) {
-    Optimize(m, *opts.pre_opt, /*before_ad=*/true);
+    StageScope stage("pre-opt", "optimize before differentiation", opts);
+    Optimize(m, *opts.pre_opt, /*before_ad=*/true, opts.debug_pass_manager);
     AD_RETURN_IF_ERROR(Verify(m, "after pre-optimization"));
   }
   llvm::raw_ostream &out =
       opts.print_stream ? *opts.print_stream : llvm::errs();
   if (opts.print_module_before)
     m.print(out, nullptr);
-  AD_RETURN_IF_ERROR(DifferentiateModule(m, opts.bridge));
-  AD_RETURN_IF_ERROR(Verify(m, "after differentiation"));
+  {
+    StageScope stage("differentiate", "differentiate __enzyme_* calls", opts);
+    unsigned requests_before = CountRequests(m);
+    size_t definitions_before = CountDefinitions(m);
+    AD_RETURN_IF_ERROR(DifferentiateModule(m, opts.bridge));
+    NumRequestsDifferentiated += requests_before;
+    size_t definitions_after = CountDefinitions(m);
+    if (definitions_after > definitions_before)
+      NumFunctionsGenerated += definitions_after - definitions_before;
+    AD_RETURN_IF_ERROR(Verify(m, "after differentiation"));
+  }
   if (opts.print_module_after)
     m.print(out, nullptr);
   if (!opts.no_postopt && opts.post_opt != OptLevel::O0) {
-    Optimize(m, opts.post_opt, /*before_ad=*/false);
+    StageScope stage("post-opt", "optimize after differentiation", opts);
+    Optimize(m, opts.post_opt, /*before_ad=*/false, opts.debug_pass_manager);
     AD_RETURN_IF_ERROR(Verify(m, "after post-optimization"));
   }
   return absl::OkStatus();

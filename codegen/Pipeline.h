@@ -37,6 +37,9 @@ struct PipelineOptions {
   bool print_module_before = false;
   bool print_module_after = false;
   llvm::raw_ostream *print_stream = nullptr;
+  /// Print each stage as it starts, and the LLVM passes the optimization
+  /// stages run (LLVM's -debug-pass-manager), to stderr.
+  bool debug_pass_manager = false;
   /// Stop after lowering items into __enzyme_* calls.
   bool stop_after_lowering = false;
   /// Also differentiate requests read from llvm.global.annotations.
@@ -49,7 +52,11 @@ struct PipelineOptions {
 
 /// Runs the pipeline on `m` for `requests` (plus annotated ones). Any stage's
 /// failure, including a verifier failure, comes back as a status naming the
-/// stage and function.
+/// stage and function. The optimization stages run with LLVM's standard
+/// instrumentation, so LLVM's `-time-passes`, `-print-after-all`, ...
+/// apply to them; with `-time-passes` (llvm::TimePassesIsEnabled) the
+/// autodiff stages are timed too. Statistics (`-stats`, DEBUG_TYPE
+/// "autodiff") count targets and differentiated requests.
 absl::Status RunAutodiffPipeline(llvm::Module &m,
                                  const std::vector<LoweringRequest> &requests,
                                  const PipelineOptions &opts);
