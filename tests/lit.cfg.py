@@ -20,6 +20,7 @@ config.environment["PATH"] = os.pathsep.join([bin_dir, tools, config.environment
 
 config.substitutions.append(("%autodiff-opt", os.path.join(bin_dir, "autodiff-opt")))
 config.substitutions.append(("%plugin", os.path.join(lib_dir, "AutodiffPlugin.so")))
+config.substitutions.append(("%embed-example", os.path.join(bin_dir, "embed-example")))
 config.substitutions.append(("%opt", os.path.join(tools, "opt")))
 config.substitutions.append(("%clangxx", os.path.join(tools, "clang++")))
 config.substitutions.append(("%clang", os.path.join(tools, "clang")))

@@ -194,9 +194,9 @@ std::string RewordParseErrors(llvm::StringRef captured,
     bool own_line = line.consume_front((program + ": ").str());
     std::string problem;
     if (line.consume_front("Unknown command line argument '")) {
-      problem = "unknown option `" + line.take_until([](char c) {
-                  return c == '\'';
-                }).str() + "` (see --help)";
+      problem = "unknown option `" +
+                line.take_until([](char c) { return c == '\''; }).str() +
+                "` (see --help)";
     } else if (line.consume_front("Did you mean '")) {
       problem = "  did you mean `" + line.rtrim("'?").str() + "`?";
     } else if (line.consume_front("for the ")) {
@@ -280,9 +280,8 @@ std::string WriteModule(const llvm::Module &m, const std::string &path,
     llvm::WriteBitcodeToFile(m, os);
 
   std::error_code ec;
-  llvm::ToolOutputFile out(path, ec,
-                           text ? llvm::sys::fs::OF_Text
-                                : llvm::sys::fs::OF_None);
+  llvm::ToolOutputFile out(
+      path, ec, text ? llvm::sys::fs::OF_Text : llvm::sys::fs::OF_None);
   if (ec)
     return "cannot open `" + path + "`: " + ec.message();
   out.os() << buffer;
@@ -309,8 +308,8 @@ int main(int argc, char **argv) {
   llvm::raw_string_ostream parse_errors_os(parse_errors);
   bool parsed = false;
   std::string captured = CaptureStderr([&] {
-    parsed = cl::ParseCommandLineOptions(argc, argv, kOverview,
-                                         &parse_errors_os);
+    parsed =
+        cl::ParseCommandLineOptions(argc, argv, kOverview, &parse_errors_os);
   });
   if (!parsed) {
     std::string program = llvm::sys::path::filename(argv[0]).str();
@@ -360,7 +359,8 @@ int main(int argc, char **argv) {
     return Fail(std::string(status.message()));
 
   const std::string &path = options.output;
-  bool text = options.text || path == "-" || llvm::StringRef(path).ends_with(".ll");
+  bool text =
+      options.text || path == "-" || llvm::StringRef(path).ends_with(".ll");
   problem = WriteModule(*m, path, text);
   if (!problem.empty())
     return Fail(problem);

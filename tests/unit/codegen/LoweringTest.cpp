@@ -231,7 +231,7 @@ define double @k3(double %a, double %b, double %c) {
   absl::Status s = LowerAutoDiff(*m, req);
   EXPECT_EQ(s.code(), absl::StatusCode::kAlreadyExists);
   EXPECT_EQ(s.message().find("in autodiff of `f` into `k3`: target `k3` "
-                            "already has a body that is not a placeholder"),
+                             "already has a body that is not a placeholder"),
             0u)
       << s;
   // The user's function is untouched and nothing was added.

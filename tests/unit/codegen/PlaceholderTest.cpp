@@ -158,8 +158,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "p_calls_source", "p_memcpy_local", "p_sret_zero",
                       "r_returns_arg", "r_computes", "r_constant",
                       "r_writes_global", "r_writes_argument", "r_prints",
-                      "r_sret_value", "r_sret_ones", "r_memcpy_out",
-                      "r_loads"),
+                      "r_sret_value", "r_sret_ones", "r_memcpy_out", "r_loads"),
     [](const ::testing::TestParamInfo<const char *> &info) {
       return std::string(info.param);
     });
