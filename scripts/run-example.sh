@@ -3,6 +3,7 @@
 #   examples/ackley.c         C with __enzyme_fwddiff (Enzyme's interface)
 #   examples/slice_forward.c  a declared derivative named by --autodiff
 #                             (the route a rustc-like host takes)
+#   examples/embed.cpp        the C++ API (built as build/bin/embed-example)
 # Each program prints its value, the derivative and a central finite
 # difference, and exits non-zero when they disagree.
 set -euo pipefail
@@ -33,3 +34,6 @@ run_example() {
 run_example ackley
 run_example slice_forward \
   --autodiff 'log_sum_exp(x: &[f64]) -> f64=autodiff_forward(d_log_sum_exp, Dual, Dual)'
+
+echo "== examples/embed.cpp"
+run build/bin/embed-example

@@ -69,8 +69,8 @@ def main():
                 failures += 1
                 print("snippet %d at %s: FAILED\n%s\n%s" %
                       (i, level[0], e, code))
-    if len(blocks) < 3:
-        print("expected at least 3 complete C programs in the guide, found %d"
+    if len(blocks) < 4:
+        print("expected at least 4 complete C programs in the guide, found %d"
               % len(blocks))
         failures += 1
     return 1 if failures else 0
