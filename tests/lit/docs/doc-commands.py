@@ -25,7 +25,7 @@ import textwrap
 SHELLS = ("sh", "bash", "shell")
 SKIP = re.compile(r"<!-- doc-commands: not run \(([^)]+)\) -->\s*$")
 # Fewest runnable blocks expected, so that a broken extraction cannot pass.
-MINIMUM = {"README.md": 4, os.path.join("docs", "user-guide.md"): 2,
+MINIMUM = {"README.md": 6, os.path.join("docs", "user-guide.md"): 3,
            "autodiff-opt --help": 1}
 
 
