@@ -33,7 +33,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/Pipeline.h"
 
-#include "enzyme_bridge/CallSite.h"
+#include "enzyme_bridge/requests/CallSite.h"
 #include "support/StatusMacros.h"
 #include "support/Text.h"
 

@@ -10,11 +10,11 @@
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Bridge.h"
 
-#include "enzyme_bridge/CallSite.h"
-#include "enzyme_bridge/DerivativeCache.h"
+#include "enzyme_bridge/requests/CallSite.h"
+#include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/Diagnostics.h"
-#include "enzyme_bridge/KnownFunctions.h"
-#include "enzyme_bridge/Registrations.h"
+#include "enzyme_bridge/analysis/KnownFunctions.h"
+#include "enzyme_bridge/requests/Registrations.h"
 #include "support/StatusMacros.h"
 
 #include "llvm/ADT/DenseMap.h"

@@ -9,7 +9,7 @@
 #ifndef AUTODIFF_ENZYME_BRIDGE_CLONEPRIMAL_H
 #define AUTODIFF_ENZYME_BRIDGE_CLONEPRIMAL_H
 
-#include "enzyme_bridge/Request.h"
+#include "enzyme_bridge/requests/Request.h"
 
 #include "llvm/ADT/SmallVector.h"
 

@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
-#include "enzyme_bridge/KnownFunctions.h"
-#include "enzyme_bridge/RuleExpr.h"
-#include "enzyme_bridge/Rules.h"
-#include "enzyme_bridge/TypeAnalysis.h"
+#include "enzyme_bridge/analysis/KnownFunctions.h"
+#include "enzyme_bridge/rules/RuleExpr.h"
+#include "enzyme_bridge/rules/Rules.h"
+#include "enzyme_bridge/analysis/TypeAnalysis.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "support/StatusMacros.h"
 

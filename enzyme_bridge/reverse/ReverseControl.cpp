@@ -21,7 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 
-#include "enzyme_bridge/KnownFunctions.h"
+#include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "support/StatusMacros.h"
 
 #include "llvm/ADT/SetVector.h"

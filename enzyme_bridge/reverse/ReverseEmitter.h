@@ -17,10 +17,10 @@
 #ifndef AUTODIFF_ENZYME_BRIDGE_REVERSE_REVERSEEMITTER_H
 #define AUTODIFF_ENZYME_BRIDGE_REVERSE_REVERSEEMITTER_H
 
-#include "enzyme_bridge/ActivityAnalysis.h"
+#include "enzyme_bridge/analysis/ActivityAnalysis.h"
 #include "enzyme_bridge/ClonePrimal.h"
-#include "enzyme_bridge/Request.h"
-#include "enzyme_bridge/TypeAnalysis.h"
+#include "enzyme_bridge/requests/Request.h"
+#include "enzyme_bridge/analysis/TypeAnalysis.h"
 
 #include "absl/status/status.h"
 #include "llvm/ADT/DenseMap.h"

@@ -7,9 +7,9 @@
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/reverse/ReverseMode.h"
 
-#include "enzyme_bridge/DerivativeCache.h"
+#include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/Diagnostics.h"
-#include "enzyme_bridge/KnownFunctions.h"
+#include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "support/StatusMacros.h"
 

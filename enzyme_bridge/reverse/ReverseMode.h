@@ -10,7 +10,7 @@
 #ifndef AUTODIFF_ENZYME_BRIDGE_REVERSE_REVERSEMODE_H
 #define AUTODIFF_ENZYME_BRIDGE_REVERSE_REVERSEMODE_H
 
-#include "enzyme_bridge/Request.h"
+#include "enzyme_bridge/requests/Request.h"
 
 #include "absl/status/status.h"
 

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
-#include "enzyme_bridge/KnownFunctions.h"
+#include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "support/StatusMacros.h"
 

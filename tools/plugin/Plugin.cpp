@@ -25,7 +25,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/Pipeline.h"
 #include "enzyme_bridge/Diagnostics.h"
-#include "enzyme_bridge/Printers.h"
+#include "enzyme_bridge/analysis/Printers.h"
 
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"

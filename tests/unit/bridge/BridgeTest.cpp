@@ -4,10 +4,10 @@
 // strings, and activity, on IR parsed from strings.
 //
 //===----------------------------------------------------------------------===//
-#include "enzyme_bridge/ActivityAnalysis.h"
-#include "enzyme_bridge/CallSite.h"
-#include "enzyme_bridge/Request.h"
-#include "enzyme_bridge/TypeAnalysis.h"
+#include "enzyme_bridge/analysis/ActivityAnalysis.h"
+#include "enzyme_bridge/requests/CallSite.h"
+#include "enzyme_bridge/requests/Request.h"
+#include "enzyme_bridge/analysis/TypeAnalysis.h"
 
 #include "gtest/gtest.h"
 #include "llvm/ADT/DenseMap.h"

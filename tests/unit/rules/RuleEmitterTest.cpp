@@ -6,8 +6,8 @@
 // on every type it applies to and runs the verifier.
 //
 //===----------------------------------------------------------------------===//
-#include "enzyme_bridge/RuleExpr.h"
-#include "enzyme_bridge/Rules.h"
+#include "enzyme_bridge/rules/RuleExpr.h"
+#include "enzyme_bridge/rules/Rules.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/AsmParser/Parser.h"

@@ -6,8 +6,8 @@
 // rule goes unchecked.
 //
 //===----------------------------------------------------------------------===//
-#include "enzyme_bridge/RuleExpr.h"
-#include "enzyme_bridge/Rules.h"
+#include "enzyme_bridge/rules/RuleExpr.h"
+#include "enzyme_bridge/rules/Rules.h"
 
 #include "llvm/ADT/StringMap.h"
 

@@ -1,10 +1,10 @@
 //===- enzyme_bridge/Printers.cpp - Analysis printer passes ---------------===//
-#include "enzyme_bridge/Printers.h"
+#include "enzyme_bridge/analysis/Printers.h"
 
-#include "enzyme_bridge/ActivityAnalysis.h"
+#include "enzyme_bridge/analysis/ActivityAnalysis.h"
 #include "enzyme_bridge/Bridge.h"
-#include "enzyme_bridge/CallSite.h"
-#include "enzyme_bridge/TypeAnalysis.h"
+#include "enzyme_bridge/requests/CallSite.h"
+#include "enzyme_bridge/analysis/TypeAnalysis.h"
 
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"

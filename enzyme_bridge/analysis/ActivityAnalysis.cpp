@@ -13,9 +13,9 @@
 //    not known to be inactive.
 //
 //===----------------------------------------------------------------------===//
-#include "enzyme_bridge/ActivityAnalysis.h"
+#include "enzyme_bridge/analysis/ActivityAnalysis.h"
 
-#include "enzyme_bridge/KnownFunctions.h"
+#include "enzyme_bridge/analysis/KnownFunctions.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Function.h"

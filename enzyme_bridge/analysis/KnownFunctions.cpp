@@ -1,5 +1,5 @@
 //===- enzyme_bridge/KnownFunctions.cpp - Functions the core knows --------===//
-#include "enzyme_bridge/KnownFunctions.h"
+#include "enzyme_bridge/analysis/KnownFunctions.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Constants.h"

@@ -1,4 +1,4 @@
-//===- enzyme_bridge/KnownFunctions.h - Functions the core knows -*- C++ -*-=//
+//===- enzyme_bridge/analysis/KnownFunctions.h - Functions the core knows -*- C++ -*-=//
 //
 // Classifies callees the core treats specially: inactive functions (I/O,
 // time, assertions, rustc's panics), allocation and deallocation functions,

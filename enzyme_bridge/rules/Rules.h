@@ -1,4 +1,4 @@
-//===- enzyme_bridge/Rules.h - Derivative rules as data --------*- C++ -*-===//
+//===- enzyme_bridge/rules/Rules.h - Derivative rules as data --------*- C++ -*-===//
 //
 // One table entry per instruction, intrinsic and libm function, giving each
 // operand's partial derivative as an expression in a small closed language

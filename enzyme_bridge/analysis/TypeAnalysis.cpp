@@ -6,7 +6,7 @@
 // copy facts between their two sides until nothing changes.
 //
 //===----------------------------------------------------------------------===//
-#include "enzyme_bridge/TypeAnalysis.h"
+#include "enzyme_bridge/analysis/TypeAnalysis.h"
 
 #include "enzyme_bridge/Diagnostics.h"
 

@@ -1,8 +1,8 @@
-//===- enzyme_bridge/ForwardMode.h - Forward-mode emitter ------*- C++ -*-===//
+//===- enzyme_bridge/forward/ForwardMode.h - Forward-mode emitter ------*- C++ -*-===//
 #ifndef AUTODIFF_ENZYME_BRIDGE_FORWARDMODE_H
 #define AUTODIFF_ENZYME_BRIDGE_FORWARDMODE_H
 
-#include "enzyme_bridge/Request.h"
+#include "enzyme_bridge/requests/Request.h"
 
 #include "absl/status/status.h"
 

@@ -1,4 +1,4 @@
-//===- enzyme_bridge/CallSite.h - Parsing __enzyme_* calls -----*- C++ -*-===//
+//===- enzyme_bridge/requests/CallSite.h - Parsing __enzyme_* calls -----*- C++ -*-===//
 //
 // Recognizes request calls (`__enzyme_fwddiff*`, `__enzyme_autodiff*`, also
 // through invoke and behind casts) and reads their markers in the three
@@ -9,7 +9,7 @@
 #ifndef AUTODIFF_ENZYME_BRIDGE_CALLSITE_H
 #define AUTODIFF_ENZYME_BRIDGE_CALLSITE_H
 
-#include "enzyme_bridge/Request.h"
+#include "enzyme_bridge/requests/Request.h"
 
 #include "absl/status/statusor.h"
 #include "llvm/ADT/SmallVector.h"

@@ -8,7 +8,7 @@
 // first parameter.
 //
 //===----------------------------------------------------------------------===//
-#include "enzyme_bridge/CallSite.h"
+#include "enzyme_bridge/requests/CallSite.h"
 
 #include "enzyme_bridge/Diagnostics.h"
 

@@ -1,8 +1,8 @@
 //===- enzyme_bridge/DerivativeCache.cpp - One derivative per request -----===//
-#include "enzyme_bridge/DerivativeCache.h"
+#include "enzyme_bridge/requests/DerivativeCache.h"
 
 #include "enzyme_bridge/Diagnostics.h"
-#include "enzyme_bridge/ForwardMode.h"
+#include "enzyme_bridge/forward/ForwardMode.h"
 #include "enzyme_bridge/reverse/ReverseMode.h"
 
 #include "llvm/IR/DerivedTypes.h"

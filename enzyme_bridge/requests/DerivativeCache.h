@@ -1,4 +1,4 @@
-//===- enzyme_bridge/DerivativeCache.h - One derivative per request -*- C++ -*-===//
+//===- enzyme_bridge/requests/DerivativeCache.h - One derivative per request -*- C++ -*-===//
 //
 // Maps requests to generated functions. Get() creates the function's
 // declaration at once (so recursive calls find it) and queues its body;
@@ -8,7 +8,7 @@
 #ifndef AUTODIFF_ENZYME_BRIDGE_DERIVATIVECACHE_H
 #define AUTODIFF_ENZYME_BRIDGE_DERIVATIVECACHE_H
 
-#include "enzyme_bridge/Request.h"
+#include "enzyme_bridge/requests/Request.h"
 
 #include "absl/status/statusor.h"
 #include "llvm/ADT/MapVector.h"

@@ -1,4 +1,4 @@
-//===- enzyme_bridge/Registrations.h - C-level registration globals -*- C++ -*-===//
+//===- enzyme_bridge/requests/Registrations.h - C-level registration globals -*- C++ -*-===//
 //
 // C cannot attach metadata to a global, so a C program gives an active
 // global its shadow with a registration global, in the style of the

@@ -20,8 +20,8 @@
 // floating-point operand whose derivative is zero almost everywhere.
 //
 //===----------------------------------------------------------------------===//
-#include "enzyme_bridge/RuleExpr.h"
-#include "enzyme_bridge/Rules.h"
+#include "enzyme_bridge/rules/RuleExpr.h"
+#include "enzyme_bridge/rules/Rules.h"
 
 #include <deque>
 #include <mutex>

@@ -5,8 +5,8 @@
 // additions) and evaluates them on doubles for tests.
 //
 //===----------------------------------------------------------------------===//
-#include "enzyme_bridge/RuleExpr.h"
-#include "enzyme_bridge/Rules.h"
+#include "enzyme_bridge/rules/RuleExpr.h"
+#include "enzyme_bridge/rules/Rules.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"

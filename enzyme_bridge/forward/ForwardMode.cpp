@@ -10,14 +10,14 @@
 // copies of active memory) through the shadow.
 //
 //===----------------------------------------------------------------------===//
-#include "enzyme_bridge/ForwardMode.h"
+#include "enzyme_bridge/forward/ForwardMode.h"
 
 #include "enzyme_bridge/ClonePrimal.h"
-#include "enzyme_bridge/DerivativeCache.h"
+#include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/Diagnostics.h"
-#include "enzyme_bridge/ForwardEmitter.h"
-#include "enzyme_bridge/Rules.h"
-#include "enzyme_bridge/TypeAnalysis.h"
+#include "enzyme_bridge/forward/ForwardEmitter.h"
+#include "enzyme_bridge/rules/Rules.h"
+#include "enzyme_bridge/analysis/TypeAnalysis.h"
 #include "support/StatusMacros.h"
 
 #include "llvm/ADT/PostOrderIterator.h"

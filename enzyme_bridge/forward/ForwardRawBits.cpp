@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
-#include "enzyme_bridge/ForwardEmitter.h"
+#include "enzyme_bridge/forward/ForwardEmitter.h"
 #include "support/StatusMacros.h"
 
 #include "llvm/Analysis/ValueTracking.h"

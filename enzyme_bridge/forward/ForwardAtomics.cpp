@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
-#include "enzyme_bridge/ForwardEmitter.h"
+#include "enzyme_bridge/forward/ForwardEmitter.h"
 
 #include "llvm/IR/Instructions.h"
 

@@ -1,4 +1,4 @@
-//===- enzyme_bridge/RuleExpr.h - Derivative rule expressions ---*- C++ -*-===//
+//===- enzyme_bridge/rules/RuleExpr.h - Derivative rule expressions ---*- C++ -*-===//
 //
 // The closed little language in which the rule table (RuleTable.cpp) writes
 // partial derivatives: operands, the primal result, constants, arithmetic,

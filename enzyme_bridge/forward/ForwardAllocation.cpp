@@ -6,9 +6,9 @@
 // and frees and reference counts are mirrored on the shadow.
 //
 //===----------------------------------------------------------------------===//
-#include "enzyme_bridge/DerivativeCache.h"
-#include "enzyme_bridge/ForwardEmitter.h"
-#include "enzyme_bridge/KnownFunctions.h"
+#include "enzyme_bridge/requests/DerivativeCache.h"
+#include "enzyme_bridge/forward/ForwardEmitter.h"
+#include "enzyme_bridge/analysis/KnownFunctions.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"

@@ -1,4 +1,4 @@
-//===- enzyme_bridge/ActivityAnalysis.h - What can carry a derivative -*- C++ -*-===//
+//===- enzyme_bridge/analysis/ActivityAnalysis.h - What can carry a derivative -*- C++ -*-===//
 //
 // A value is active when it may depend on an active input ("varied") and
 // may reach an active output or active memory ("useful"). Inactive code is

@@ -1,5 +1,5 @@
 //===- enzyme_bridge/Request.cpp - Differentiation requests ---------------===//
-#include "enzyme_bridge/Request.h"
+#include "enzyme_bridge/requests/Request.h"
 
 #include "llvm/IR/Function.h"
 

@@ -1,4 +1,4 @@
-//===- enzyme_bridge/ForwardEmitter.h - Forward-mode internals -*- C++ -*-===//
+//===- enzyme_bridge/forward/ForwardEmitter.h - Forward-mode internals -*- C++ -*-===//
 //
 // Internal to the core: the visitor that adds tangent code to a copy of the
 // primal function. ForwardMode.cpp holds values and control flow;
@@ -12,10 +12,10 @@
 #ifndef AUTODIFF_ENZYME_BRIDGE_FORWARDEMITTER_H
 #define AUTODIFF_ENZYME_BRIDGE_FORWARDEMITTER_H
 
-#include "enzyme_bridge/ActivityAnalysis.h"
+#include "enzyme_bridge/analysis/ActivityAnalysis.h"
 #include "enzyme_bridge/ClonePrimal.h"
-#include "enzyme_bridge/Request.h"
-#include "enzyme_bridge/TypeAnalysis.h"
+#include "enzyme_bridge/requests/Request.h"
+#include "enzyme_bridge/analysis/TypeAnalysis.h"
 
 #include "absl/status/status.h"
 #include "llvm/ADT/DenseMap.h"

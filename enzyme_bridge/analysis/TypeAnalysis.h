@@ -1,4 +1,4 @@
-//===- enzyme_bridge/TypeAnalysis.h - What memory holds --------*- C++ -*-===//
+//===- enzyme_bridge/analysis/TypeAnalysis.h - What memory holds --------*- C++ -*-===//
 //
 // Deduces what the memory behind each pointer holds (floats, integers,
 // pointers) at each byte offset, from LLVM types of loads and stores, GEP

@@ -1,5 +1,5 @@
 //===- enzyme_bridge/Registrations.cpp - C-level registration globals -----===//
-#include "enzyme_bridge/Registrations.h"
+#include "enzyme_bridge/requests/Registrations.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"

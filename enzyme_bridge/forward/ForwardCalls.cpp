@@ -11,12 +11,12 @@
 // values is a diagnostic.
 //
 //===----------------------------------------------------------------------===//
-#include "enzyme_bridge/CallSite.h"
-#include "enzyme_bridge/DerivativeCache.h"
+#include "enzyme_bridge/requests/CallSite.h"
+#include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/Diagnostics.h"
-#include "enzyme_bridge/ForwardEmitter.h"
-#include "enzyme_bridge/KnownFunctions.h"
-#include "enzyme_bridge/Rules.h"
+#include "enzyme_bridge/forward/ForwardEmitter.h"
+#include "enzyme_bridge/analysis/KnownFunctions.h"
+#include "enzyme_bridge/rules/Rules.h"
 #include "support/StatusMacros.h"
 
 #include "llvm/IR/Constants.h"

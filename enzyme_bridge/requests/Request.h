@@ -1,4 +1,4 @@
-//===- enzyme_bridge/Request.h - Differentiation requests ------*- C++ -*-===//
+//===- enzyme_bridge/requests/Request.h - Differentiation requests ------*- C++ -*-===//
 //
 // A request (function, mode, per-argument activity, return flags, width) is
 // a hashable value: it keys the derivative cache, so the same derivative is

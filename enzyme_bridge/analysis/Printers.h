@@ -1,4 +1,4 @@
-//===- enzyme_bridge/Printers.h - Analysis printer passes ------*- C++ -*-===//
+//===- enzyme_bridge/analysis/Printers.h - Analysis printer passes ------*- C++ -*-===//
 //
 // Registers the core's printers with a PassBuilder so lit tests can show
 // what each analysis concluded:

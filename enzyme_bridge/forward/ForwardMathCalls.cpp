@@ -5,9 +5,9 @@
 // (__muldc3, __divdc3, cexp, clog, csqrt, csin, ccos).
 //
 //===----------------------------------------------------------------------===//
-#include "enzyme_bridge/DerivativeCache.h"
-#include "enzyme_bridge/ForwardEmitter.h"
-#include "enzyme_bridge/KnownFunctions.h"
+#include "enzyme_bridge/requests/DerivativeCache.h"
+#include "enzyme_bridge/forward/ForwardEmitter.h"
+#include "enzyme_bridge/analysis/KnownFunctions.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
