@@ -309,6 +309,7 @@ absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
   }
 
   DerivativeCache cache(m);
+  cache.set_tape_log(opts.tape_log);
   SmallVector<std::pair<RequestCall *, Function *>, 16> todo;
   for (RequestCall &rc : parsed) {
     absl::StatusOr<Function *> df = cache.Get(rc.request);

@@ -23,6 +23,9 @@ struct BridgeOptions {
   /// If set, one line per generated derivative ("request -> function") is
   /// written here after differentiation: what the cache holds.
   llvm::raw_ostream *cache_log = nullptr;
+  /// If set, each reverse-mode derivative reports here what its tape holds
+  /// and why, as it is generated.
+  llvm::raw_ostream *tape_log = nullptr;
 };
 
 /// Differentiates every request in `m`. On failure the status (InvalidArgument

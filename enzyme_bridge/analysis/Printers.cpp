@@ -1,4 +1,4 @@
-//===- enzyme_bridge/Printers.cpp - Analysis printer passes ---------------===//
+//===- enzyme_bridge/analysis/Printers.cpp - Analysis printer passes ---------------===//
 #include "enzyme_bridge/analysis/Printers.h"
 
 #include "enzyme_bridge/analysis/ActivityAnalysis.h"
@@ -45,6 +45,22 @@ public:
   static bool isRequired() { return true; }
 };
 
+/// Differentiates the module, each reverse-mode derivative reporting what
+/// its tape holds and why.
+class TapePrinterPass : public PassInfoMixin<TapePrinterPass> {
+public:
+  PreservedAnalyses run(Module &m, ModuleAnalysisManager &) {
+    raw_ostream &os = outs();
+    BridgeOptions opts;
+    opts.tape_log = &os;
+    absl::Status s = DifferentiateModule(m, opts);
+    if (!s.ok())
+      os << "error: " << std::string(s.message()) << "\n";
+    return PreservedAnalyses::none();
+  }
+  static bool isRequired() { return true; }
+};
+
 } // namespace
 
 void RegisterAnalysisPrinters(PassBuilder &pb) {
@@ -57,6 +73,10 @@ void RegisterAnalysisPrinters(PassBuilder &pb) {
         }
         if (name == "print<autodiff-types>") {
           mpm.addPass(TypePrinterPass(outs()));
+          return true;
+        }
+        if (name == "print<autodiff-tape>") {
+          mpm.addPass(TapePrinterPass());
           return true;
         }
         if (name == "print<autodiff-requests>") {

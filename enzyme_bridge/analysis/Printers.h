@@ -6,6 +6,8 @@
 //   print<autodiff-types>     TypeInfo of every function
 //   print<autodiff-requests>  each request call parsed, and the derivative
 //                             cache after differentiating the module
+//   print<autodiff-tape>      what each reverse-mode derivative caches
+//                             for its reverse sweep, and why
 //
 //===----------------------------------------------------------------------===//
 #ifndef AUTODIFF_ENZYME_BRIDGE_PRINTERS_H

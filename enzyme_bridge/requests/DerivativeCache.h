@@ -48,11 +48,16 @@ public:
   absl::Status Drain();
   /// "request -> function" per entry, in creation order (for the printer).
   void Print(llvm::raw_ostream &os) const;
+  /// Where reverse-mode emitters report what their tape holds and why
+  /// (`print<autodiff-tape>`); null for no report.
+  void set_tape_log(llvm::raw_ostream *os) { tape_log_ = os; }
+  llvm::raw_ostream *tape_log() const { return tape_log_; }
 
 private:
   llvm::Module &m_;
   llvm::MapVector<DiffRequest, llvm::Function *> map_;
   std::deque<DiffRequest> pending_;
+  llvm::raw_ostream *tape_log_ = nullptr;
 };
 
 } // namespace autodiff

@@ -1,12 +1,13 @@
 //===- enzyme_bridge/reverse/ReverseEmitter.h - Reverse-mode internals -*- C++ -*-===//
 //
 // Internal to the core. The emitter works on a copy of the primal that is
-// first prepared (ReversePrepare.cpp: calls to module functions inlined,
+// first prepared (ReverseMode.cpp: calls to module functions inlined,
 // locals promoted, loops in simplified and LCSSA form). Then:
 //  - ReverseShadows.cpp adds the shadows of pointers to the forward sweep;
 //  - ReverseTape.cpp gives each loop an iteration counter and decides, for
 //    each primal value the reverse sweep needs, whether to recompute it
-//    there (scalar evolution, cheap pure instructions) or to cache it
+//    there (scalar evolution, cheap pure instructions, loads of memory no
+//    later write changes: ReverseReloads.cpp) or to cache it
 //    (a stack slot outside loops, a growable array indexed by the loop's
 //    iteration inside them);
 //  - ReverseControl.cpp builds one reverse block per primal block and the
@@ -43,6 +44,9 @@ class DerivativeCache;
 /// Whether `t` holds floating-point data (a scalar, vector or aggregate
 /// with a floating-point leaf): the types that have adjoints.
 bool HoldsFloat(llvm::Type *t);
+
+/// Names `f`'s unnamed blocks and values for the tape report.
+void NameForReport(llvm::Function &f);
 
 /// What lets the reverse sweep run one loop's iterations backwards and
 /// index the caches of values computed inside it.
@@ -103,7 +107,7 @@ public:
 private:
   friend class ShadowBuilder;
 
-  // Preparation (ReversePrepare.cpp).
+  // Preparation (ReverseMode.cpp).
   absl::Status Prepare();
   void InlineModuleCalls();
   void SimplifyLoops();
@@ -123,6 +127,10 @@ private:
   llvm::Value *RecomputeSCEV(const llvm::SCEV *s, llvm::Type *ty,
                              unsigned depth);
   bool CanRecompute(llvm::Value *v, unsigned depth);
+  /// Whether `i` (not recomputable from values at hand) is better computed
+  /// again from at most one value not cached yet, such as the loop-carried
+  /// phi at the start of a chain of arithmetic, than cached itself.
+  bool RecomputeFromOneCache(llvm::Instruction &i);
   bool CanRecomputeSCEV(const llvm::SCEV *s, unsigned depth);
   llvm::Value *LoadFromCache(llvm::Instruction &i);
   llvm::Align TapeAlign(llvm::Type *t) const;
@@ -131,6 +139,17 @@ private:
   void FinishTapes();
   llvm::Function *ReserveFunction(LoopTape &t, unsigned number);
   bool InContext(const llvm::Loop *l) const;
+
+  // Loads executed again by the reverse sweep (ReverseReloads.cpp).
+  void FindReloadableLoads();
+  /// Whether `i` is a load whose memory no later write of the primal can
+  /// change.
+  bool Reloadable(const llvm::Instruction &i) const;
+
+  // What the tape holds and why (ReverseTapeReport.cpp).
+  void PrintTape(llvm::raw_ostream &os);
+  std::string CacheReason(llvm::Instruction &i);
+  void RecordCache(llvm::Instruction &i);
 
   // Control flow (ReverseControl.cpp).
   absl::Status BuildReverseBlocks();
@@ -193,6 +212,12 @@ private:
   /// Computed on first need (memory copies, integer accesses).
   std::optional<TypeInfo> types_;
   llvm::MapVector<llvm::Loop *, LoopTape> tapes_;
+  /// Per primal load: null when no later write may change what it read,
+  /// else such a write (or the load itself when it is atomic or volatile).
+  llvm::DenseMap<const llvm::LoadInst *, const llvm::Instruction *> clobbers_;
+  /// Cached values and why, in the order their caches were made (kept only
+  /// when the tape is reported).
+  std::vector<std::pair<llvm::Instruction *, std::string>> cached_in_order_;
   llvm::SmallVector<llvm::ReturnInst *, 4> returns_;
 
   // Forward sweep.

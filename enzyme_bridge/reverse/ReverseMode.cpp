@@ -95,6 +95,8 @@ absl::Status ReverseEmitter::Run() {
   AD_RETURN_IF_ERROR(BuildShadows());
   AD_RETURN_IF_ERROR(BuildReverseBlocks());
   FinishTapes();
+  if (llvm::raw_ostream *log = cache_.tape_log())
+    PrintTape(*log);
   return absl::OkStatus();
 }
 
@@ -140,6 +142,9 @@ absl::Status ReverseEmitter::Prepare() {
       return Unsupported(*l->getHeader()->getTerminator(),
                          "a loop that cannot be put in simplified form "
                          "(one preheader, one latch)");
+  FindReloadableLoads();
+  if (cache_.tape_log())
+    NameForReport(out_);
   return absl::OkStatus();
 }
 

@@ -3,8 +3,9 @@
 // The reverse sweep reads primal values through Lookup(). A value is
 // recomputed where that costs no memory: constants and arguments as they
 // are, integers whose scalar evolution is an affine function of the
-// iteration counters of the loops being reversed, and cheap pure
-// instructions whose operands are themselves recomputable. Anything else is
+// iteration counters of the loops being reversed, cheap pure instructions
+// and loads whose memory no later write changes (ReverseReloads.cpp) whose
+// operands are themselves recomputable. Anything else is
 // cached by the forward sweep right after it is computed: in a stack slot
 // outside loops (promoted to a register by the optimizer), or in an array
 // indexed by the iteration inside a loop.
@@ -21,8 +22,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
@@ -125,7 +128,9 @@ Value *ReverseEmitter::Lookup(Value *v) {
     return v;
   if (Value *known = memo_.lookup(v))
     return known;
-  Value *result = CanRecompute(v, 0) ? Recompute(*i, 0) : LoadFromCache(*i);
+  bool recompute = CanRecompute(v, 0) ||
+                   (!caches_.count(i) && RecomputeFromOneCache(*i));
+  Value *result = recompute ? Recompute(*i, 0) : LoadFromCache(*i);
   memo_[v] = result;
   return result;
 }
@@ -199,11 +204,47 @@ bool ReverseEmitter::CanRecompute(Value *v, unsigned depth) {
     if (!isa<SCEVUnknown>(s) && CanRecomputeSCEV(s, depth))
       return true;
   }
-  if (!IsCheapPure(*i))
+  if (!IsCheapPure(*i) && !Reloadable(*i))
     return false;
   for (Value *op : i->operands())
     if (isa<Instruction>(op) && !CanRecompute(op, depth + 1))
       return false;
+  return true;
+}
+
+/// Links of a chain recomputed from one cached value: at most this long,
+/// and at most this many instructions in all.
+static constexpr unsigned kMaxChainDepth = 64;
+static constexpr unsigned kMaxChainSize = 256;
+
+bool ReverseEmitter::RecomputeFromOneCache(Instruction &i) {
+  auto available = [&](Instruction &x) {
+    Loop *l = loop_of_.lookup(x.getParent());
+    return !l || InContext(l);
+  };
+  if ((!IsCheapPure(i) && !Reloadable(i)) || !available(i))
+    return false;
+  SmallPtrSet<Instruction *, 32> seen;
+  SmallVector<std::pair<Instruction *, unsigned>, 16> work = {{&i, 0}};
+  Instruction *leaf = nullptr;
+  while (!work.empty()) {
+    auto [x, depth] = work.pop_back_val();
+    for (Value *op : x->operands()) {
+      auto *oi = dyn_cast<Instruction>(op);
+      if (!oi || !seen.insert(oi).second || caches_.count(oi) ||
+          CanRecompute(oi, 0))
+        continue;
+      if (!available(*oi) || seen.size() > kMaxChainSize)
+        return false;
+      if ((IsCheapPure(*oi) || Reloadable(*oi)) && depth < kMaxChainDepth) {
+        work.push_back({oi, depth + 1});
+        continue;
+      }
+      if (leaf)
+        return false;
+      leaf = oi;
+    }
+  }
   return true;
 }
 
@@ -273,6 +314,11 @@ Align ReverseEmitter::TapeAlign(Type *t) const {
   return std::min(abi, Align(16));
 }
 
+void ReverseEmitter::RecordCache(Instruction &i) {
+  if (cache_.tape_log())
+    cached_in_order_.push_back({&i, CacheReason(i)});
+}
+
 Value *ReverseEmitter::LoadFromCache(Instruction &i) {
   Type *ty = i.getType();
   Loop *l = loop_of_.lookup(i.getParent());
@@ -280,10 +326,12 @@ Value *ReverseEmitter::LoadFromCache(Instruction &i) {
   if (!slot) {
     fb_.SetInsertPoint(i.getParent(), AfterDef(i));
     if (!l) {
+      RecordCache(i);
       slot = EntryAlloca(out_, ty, i.getName() + ".cache");
       fb_.CreateStore(&i, slot);
     } else {
       LoopTape &t = tapes_[l];
+      RecordCache(i);
       slot = EntryAlloca(out_, fb_.getPtrTy(), i.getName() + ".tape");
       IRBuilder<> eb(slot->getNextNode());
       eb.CreateStore(ConstantPointerNull::get(eb.getPtrTy()), slot);
