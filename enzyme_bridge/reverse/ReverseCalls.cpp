@@ -1,7 +1,7 @@
 //===- enzyme_bridge/reverse/ReverseCalls.cpp - Adjoints of calls ---------===//
 //
-// Calls left after preparation (calls to module functions were inlined):
-// inactive functions (their side effects happened once, in the forward
+// Calls left after preparation (calls to module functions were inlined,
+// recursive ones are in ReverseModuleCalls.cpp): inactive functions (their side effects happened once, in the forward
 // sweep), math functions and intrinsics from the rule table, memory
 // intrinsics on shadow memory, and allocations (whose zeroed shadows the
 // forward sweep made and the reverse sweep frees when it reaches them).
@@ -83,9 +83,7 @@ absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
     return ApplyRule(call);
   Function *callee = CalledFunction(call);
   if (callee && !callee->isDeclaration())
-    return Unsupported(call, "a recursive call to `" +
-                                 callee->getName().str() +
-                                 "` (calls to other functions are inlined)");
+    return VisitModuleCall(call, *callee);
   if (!callee)
     return Unsupported(call, "a call through a function pointer with active "
                              "arguments");

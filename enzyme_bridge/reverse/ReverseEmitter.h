@@ -142,9 +142,16 @@ private:
 
   // Loads executed again by the reverse sweep (ReverseReloads.cpp).
   void FindReloadableLoads();
-  /// Whether `i` is a load whose memory no later write of the primal can
-  /// change.
+  /// Whether `i` is a load or a repeatable call whose memory no later write
+  /// of the primal can change.
   bool Reloadable(const llvm::Instruction &i) const;
+  bool IsRepeatableCall(const llvm::Instruction &i) const;
+
+  // Recursive calls (ReverseModuleCalls.cpp).
+  /// Marks calls to module functions that write no memory their caller
+  /// sees as read-only (on the copy's call sites).
+  void MarkReadOnlyModuleCalls();
+  absl::Status VisitModuleCall(llvm::CallBase &call, llvm::Function &callee);
 
   // What the tape holds and why (ReverseTapeReport.cpp).
   void PrintTape(llvm::raw_ostream &os);
@@ -214,7 +221,8 @@ private:
   llvm::MapVector<llvm::Loop *, LoopTape> tapes_;
   /// Per primal load: null when no later write may change what it read,
   /// else such a write (or the load itself when it is atomic or volatile).
-  llvm::DenseMap<const llvm::LoadInst *, const llvm::Instruction *> clobbers_;
+  llvm::DenseMap<const llvm::Instruction *, const llvm::Instruction *>
+      clobbers_;
   /// Cached values and why, in the order their caches were made (kept only
   /// when the tape is reported).
   std::vector<std::pair<llvm::Instruction *, std::string>> cached_in_order_;

@@ -17,6 +17,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
@@ -112,6 +113,7 @@ absl::Status EmitReverseDerivative(const DiffRequest &r, Function &out,
 
 absl::Status ReverseEmitter::Prepare() {
   InlineModuleCalls();
+  MarkReadOnlyModuleCalls();
   // Allocations and inactive calls made through `invoke` (C++'s operator
   // new, say) become plain calls: should one throw, the exception leaves
   // the derivative without running the primal's cleanup code.
@@ -123,6 +125,17 @@ absl::Status ReverseEmitter::Prepare() {
   for (InvokeInst *inv : invokes)
     changeToCall(inv);
   removeUnreachableBlocks(out_);
+  // Stack slots stay alive until the reverse sweep is done with them: the
+  // copy's lifetime markers go (the reverse sweep may read a slot again
+  // after the primal's scope of it ended).
+  SmallVector<IntrinsicInst *, 16> lifetimes;
+  for (BasicBlock &bb : out_)
+    for (Instruction &i : bb)
+      if (auto *ii = dyn_cast<IntrinsicInst>(&i))
+        if (ii->isLifetimeStartOrEnd())
+          lifetimes.push_back(ii);
+  for (IntrinsicInst *ii : lifetimes)
+    ii->eraseFromParent();
   SmallVector<AllocaInst *, 16> allocas;
   for (Instruction &i : out_.getEntryBlock())
     if (auto *a = dyn_cast<AllocaInst>(&i))
@@ -148,10 +161,33 @@ absl::Status ReverseEmitter::Prepare() {
   return absl::OkStatus();
 }
 
+/// Whether `f` can call itself, directly or through other functions of
+/// the module.
+static bool IsRecursive(Function &f) {
+  SmallPtrSet<Function *, 16> seen;
+  SmallVector<Function *, 16> work = {&f};
+  while (!work.empty()) {
+    Function *g = work.pop_back_val();
+    for (BasicBlock &bb : *g)
+      for (Instruction &i : bb) {
+        auto *call = dyn_cast<CallBase>(&i);
+        Function *callee = call ? CalledFunction(*call) : nullptr;
+        if (!callee || callee->isDeclaration())
+          continue;
+        if (callee == &f)
+          return true;
+        if (seen.insert(callee).second)
+          work.push_back(callee);
+      }
+  }
+  return false;
+}
+
 /// Calls to functions defined in the module are inlined into the copy, so
-/// the reverse sweep sees one body. Recursive calls stay (and are reported
-/// when they touch active data); so do inactive ones.
+/// the reverse sweep sees one body. Calls to recursive functions stay
+/// (ReverseModuleCalls.cpp); so do inactive ones.
 void ReverseEmitter::InlineModuleCalls() {
+  DenseMap<Function *, bool> recursive;
   constexpr unsigned kRounds = 16;
   for (unsigned round = 0; round < kRounds; ++round) {
     SmallVector<CallBase *, 16> calls;
@@ -164,6 +200,11 @@ void ReverseEmitter::InlineModuleCalls() {
         if (!callee || callee->isDeclaration() || callee->isVarArg() ||
             callee == req_.fn || callee == &out_ ||
             callee->getFunctionType() != call->getFunctionType())
+          continue;
+        auto known = recursive.try_emplace(callee, false);
+        if (known.second)
+          known.first->second = IsRecursive(*callee);
+        if (known.first->second)
           continue;
         calls.push_back(call);
       }

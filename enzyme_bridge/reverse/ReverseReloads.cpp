@@ -10,9 +10,12 @@
 //
 // The reverse sweep itself writes only shadow memory and tape, never primal
 // memory, so what holds at the end of the forward sweep holds throughout.
+// Calls to read-only functions of the module (recursive ones, which stay
+// calls) are asked the same question: the reverse sweep runs them again.
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
+#include "enzyme_bridge/rules/Rules.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/BasicAliasAnalysis.h"
@@ -31,8 +34,13 @@ namespace autodiff {
 /// the remaining loads are cached without asking (quadratic cost guard).
 static constexpr unsigned kMaxAliasQueries = 200000;
 
-/// Writes that cannot change memory a load of the primal reads.
+/// Writes that cannot change memory a load of the primal reads. Math
+/// functions of the rule table write errno at most, which derivatives do
+/// not depend on.
 static bool IgnorableWrite(const Instruction &i) {
+  if (auto *call = dyn_cast<CallBase>(&i))
+    if (!isa<IntrinsicInst>(call) && FindRule(*call))
+      return true;
   if (auto *ii = dyn_cast<IntrinsicInst>(&i))
     switch (ii->getIntrinsicID()) {
     case Intrinsic::assume:
@@ -50,15 +58,15 @@ static bool IgnorableWrite(const Instruction &i) {
 
 void ReverseEmitter::FindReloadableLoads() {
   SmallVector<Instruction *, 32> writes;
-  SmallVector<LoadInst *, 64> loads;
+  SmallVector<Instruction *, 64> reads;
   for (BasicBlock *bb : blocks_)
     for (Instruction *i : primal_insts_[bb]) {
-      if (auto *ld = dyn_cast<LoadInst>(i))
-        loads.push_back(ld);
+      if (isa<LoadInst>(i) || IsRepeatableCall(*i))
+        reads.push_back(i);
       if (i->mayWriteToMemory() && !IgnorableWrite(*i))
         writes.push_back(i);
     }
-  if (loads.empty())
+  if (reads.empty())
     return;
   AAResults aa(*tli_);
   BasicAAResult basic(out_.getDataLayout(), out_, *tli_, *ac_, dt_.get());
@@ -70,34 +78,41 @@ void ReverseEmitter::FindReloadableLoads() {
   BatchAAResults batch(aa);
   batch.enableCrossIterationMode();
   unsigned queries = 0;
-  for (LoadInst *ld : loads) {
-    if (!ld->isSimple()) {
-      clobbers_[ld] = ld;
+  for (Instruction *r : reads) {
+    auto *ld = dyn_cast<LoadInst>(r);
+    if (ld && !ld->isSimple()) {
+      clobbers_[r] = r;
       continue;
     }
-    MemoryLocation loc = MemoryLocation::get(ld);
     const Instruction *clobber = nullptr;
     for (Instruction *w : writes) {
       if (++queries > kMaxAliasQueries) {
         clobber = w;
         break;
       }
-      if (!isModSet(batch.getModRefInfo(w, loc)))
+      ModRefInfo mr = ld ? batch.getModRefInfo(w, MemoryLocation::get(ld))
+                         : batch.getModRefInfo(w, cast<CallBase>(r));
+      if (!isModSet(mr))
         continue;
-      if (isPotentiallyReachable(ld, w, nullptr, dt_.get(), li_.get())) {
+      if (isPotentiallyReachable(r, w, nullptr, dt_.get(), li_.get())) {
         clobber = w;
         break;
       }
     }
-    clobbers_[ld] = clobber;
+    clobbers_[r] = clobber;
   }
 }
 
+/// Calls to functions of the module that write nothing their caller sees
+/// (MarkReadOnlyModuleCalls): the reverse sweep may run them again.
+bool ReverseEmitter::IsRepeatableCall(const Instruction &i) const {
+  auto *call = dyn_cast<CallInst>(&i);
+  Function *callee = call ? call->getCalledFunction() : nullptr;
+  return callee && !callee->isDeclaration() && call->onlyReadsMemory();
+}
+
 bool ReverseEmitter::Reloadable(const Instruction &i) const {
-  auto *ld = dyn_cast<LoadInst>(&i);
-  if (!ld)
-    return false;
-  auto it = clobbers_.find(ld);
+  auto it = clobbers_.find(&i);
   return it != clobbers_.end() && !it->second;
 }
 

@@ -204,7 +204,7 @@ bool ReverseEmitter::CanRecompute(Value *v, unsigned depth) {
     if (!isa<SCEVUnknown>(s) && CanRecomputeSCEV(s, depth))
       return true;
   }
-  if (!IsCheapPure(*i) && !Reloadable(*i))
+  if (!IsCheapPure(*i) && !(isa<LoadInst>(i) && Reloadable(*i)))
     return false;
   for (Value *op : i->operands())
     if (isa<Instruction>(op) && !CanRecompute(op, depth + 1))
@@ -222,7 +222,10 @@ bool ReverseEmitter::RecomputeFromOneCache(Instruction &i) {
     Loop *l = loop_of_.lookup(x.getParent());
     return !l || InContext(l);
   };
-  if ((!IsCheapPure(i) && !Reloadable(i)) || !available(i))
+  auto link = [&](Instruction &x) {
+    return IsCheapPure(x) || (isa<LoadInst>(x) && Reloadable(x));
+  };
+  if (!link(i) || !available(i))
     return false;
   SmallPtrSet<Instruction *, 32> seen;
   SmallVector<std::pair<Instruction *, unsigned>, 16> work = {{&i, 0}};
@@ -236,7 +239,7 @@ bool ReverseEmitter::RecomputeFromOneCache(Instruction &i) {
         continue;
       if (!available(*oi) || seen.size() > kMaxChainSize)
         return false;
-      if ((IsCheapPure(*oi) || Reloadable(*oi)) && depth < kMaxChainDepth) {
+      if (link(*oi) && depth < kMaxChainDepth) {
         work.push_back({oi, depth + 1});
         continue;
       }

@@ -62,7 +62,7 @@ std::string ReverseEmitter::CacheReason(Instruction &i) {
         return "the trip count of loop " + BlockName(*loop->getHeader()) +
                " when it left through " + BlockName(*exit);
   if (auto *ld = dyn_cast<LoadInst>(&i)) {
-    const Instruction *clobber = clobbers_.lookup(ld);
+    const Instruction *clobber = clobbers_.lookup(&i);
     if (clobber == ld)
       return "an atomic or volatile load";
     if (clobber)

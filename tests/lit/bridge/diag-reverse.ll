@@ -7,29 +7,61 @@
 ; RUN: not %autodiff-opt %t/width.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDTH
 ; RUN: not %autodiff-opt %t/dupscalar.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=DUP
 
-; REC: autodiff-opt: error: in function `pow_rec` (while generating `diffe_pow_rec`), call to `pow_rec`: reverse mode does not yet support a recursive call to `pow_rec` (calls to other functions are inlined)
-; REC-NEXT: {{^}}  instruction: %r = call double @pow_rec(double %x, i32 %m)
+; REC: autodiff-opt: error: in function `scale_rec` (while generating `diffe_scale_rec`), call to `scale_rec`: reverse mode does not yet support a recursive call to `scale_rec`, which writes memory its caller can see (only recursion that does not is supported yet)
+; REC-NEXT: {{^}}  instruction: %r = call double @scale_rec(ptr %p, i32 %m)
+; REC: in function `sum_then_zero` (while generating `diffe_sum_then_zero`), call to `sum_rec`: reverse mode does not yet support a recursive call to `sum_rec` whose memory is written after it returns
 ; BODY: in function `f` (while generating `diffe_f`), call to `mystery`: reverse mode does not yet support a call to `mystery`, which has no body and no derivative rule
 ; WIDTH: enzyme_width in reverse mode (vector reverse mode) is not yet supported; requested for `sq`
 ; DUP: parameter 0 of `sq` is passed by value with enzyme_dup; in reverse mode a scalar is enzyme_out (its gradient is returned) or enzyme_const
 
 ;--- recursive.ll
-define double @pow_rec(double %x, i32 %n) {
+; Writes through its argument at every level.
+define double @scale_rec(ptr %p, i32 %n) {
 entry:
+  %v = load double, ptr %p
+  %w = fmul double %v, 2.0
+  store double %w, ptr %p
   %done = icmp eq i32 %n, 0
   br i1 %done, label %base, label %step
 base:
-  ret double 1.0
+  ret double %w
 step:
   %m = sub i32 %n, 1
-  %r = call double @pow_rec(double %x, i32 %m)
-  %p = fmul double %r, %x
-  ret double %p
+  %r = call double @scale_rec(ptr %p, i32 %m)
+  %q = fmul double %r, %w
+  ret double %q
+}
+; Reads p[0..n] recursively; its caller then overwrites p[0]: running the
+; call again in the reverse sweep would read the new value.
+define double @sum_rec(ptr %p, i32 %n) {
+entry:
+  %v = load double, ptr %p
+  %sq = fmul double %v, %v
+  %done = icmp eq i32 %n, 0
+  br i1 %done, label %base, label %step
+base:
+  ret double %sq
+step:
+  %m = sub i32 %n, 1
+  %next = getelementptr double, ptr %p, i64 1
+  %r = call double @sum_rec(ptr %next, i32 %m)
+  %s = fadd double %r, %sq
+  ret double %s
+}
+define double @sum_then_zero(ptr %p, i32 %n) {
+  %s = call double @sum_rec(ptr %p, i32 %n)
+  store double 0.0, ptr %p
+  %ss = fmul double %s, %s
+  ret double %ss
 }
 declare double @__enzyme_autodiff(...)
-define double @caller(double %x) {
-  %r = call double (...) @__enzyme_autodiff(ptr @pow_rec, double %x, i32 3)
-  ret double %r
+@enzyme_dup = external global i32
+@enzyme_const = external global i32
+define double @caller(ptr %p, ptr %dp) {
+  %r = call double (...) @__enzyme_autodiff(ptr @scale_rec, ptr @enzyme_dup, ptr %p, ptr %dp, ptr @enzyme_const, i32 3)
+  %s = call double (...) @__enzyme_autodiff(ptr @sum_then_zero, ptr @enzyme_dup, ptr %p, ptr %dp, ptr @enzyme_const, i32 3)
+  %t = fadd double %r, %s
+  ret double %t
 }
 
 ;--- nobody.ll
