@@ -85,8 +85,10 @@ absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
   if (callee && !callee->isDeclaration())
     return VisitModuleCall(call, *callee);
   if (!callee)
-    return Unsupported(call, "a call through a function pointer with active "
-                             "arguments");
+    return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                   "call through a function pointer with active arguments, "
+                   "and no function of this type in the module has its "
+                   "address taken: the callee is unknown");
   return Unsupported(call, "a call to `" + callee->getName().str() +
                                "`, which has no body and no derivative rule");
 }

@@ -109,6 +109,11 @@ private:
 
   // Preparation (ReverseMode.cpp).
   absl::Status Prepare();
+  void PrepareBody();
+  /// Replaces each call through a function pointer that touches active
+  /// data by a dispatch over the module's candidate callees; whether any
+  /// was replaced (ReverseIndirectCalls.cpp).
+  bool DispatchIndirectCalls();
   void InlineModuleCalls();
   void SimplifyLoops();
   void ComputeAnalyses();

@@ -112,6 +112,28 @@ absl::Status EmitReverseDerivative(const DiffRequest &r, Function &out,
 // Preparation.
 
 absl::Status ReverseEmitter::Prepare() {
+  // Calls through function pointers become direct calls in a dispatch
+  // (ReverseIndirectCalls.cpp), whose callees are then inlined in turn.
+  constexpr unsigned kDispatchRounds = 4;
+  for (unsigned round = 0;; ++round) {
+    PrepareBody();
+    if (round == kDispatchRounds || !DispatchIndirectCalls())
+      break;
+  }
+  for (Loop *l : li_->getLoopsInPreorder())
+    if (!l->getLoopPreheader() || !l->getLoopLatch())
+      return Unsupported(*l->getHeader()->getTerminator(),
+                         "a loop that cannot be put in simplified form "
+                         "(one preheader, one latch)");
+  FindReloadableLoads();
+  if (cache_.tape_log())
+    NameForReport(out_);
+  return absl::OkStatus();
+}
+
+/// Inlining, promotion of stack slots, loops in simplified and LCSSA form,
+/// then the analyses and activity of the result.
+void ReverseEmitter::PrepareBody() {
   InlineModuleCalls();
   MarkReadOnlyModuleCalls();
   // Allocations and inactive calls made through `invoke` (C++'s operator
@@ -150,15 +172,6 @@ absl::Status ReverseEmitter::Prepare() {
   SmallVector<const Argument *, 8> active(cloned_.active.begin(),
                                           cloned_.active.end());
   activity_.emplace(ActivityInfo::Compute(out_, active, active_return_));
-  for (Loop *l : li_->getLoopsInPreorder())
-    if (!l->getLoopPreheader() || !l->getLoopLatch())
-      return Unsupported(*l->getHeader()->getTerminator(),
-                         "a loop that cannot be put in simplified form "
-                         "(one preheader, one latch)");
-  FindReloadableLoads();
-  if (cache_.tape_log())
-    NameForReport(out_);
-  return absl::OkStatus();
 }
 
 /// Whether `f` can call itself, directly or through other functions of
@@ -228,6 +241,12 @@ void ReverseEmitter::SimplifyLoops() {
 }
 
 void ReverseEmitter::ComputeAnalyses() {
+  se_.reset();
+  activity_.reset();
+  blocks_.clear();
+  primal_insts_.clear();
+  loop_of_.clear();
+  returns_.clear();
   dt_ = std::make_unique<DominatorTree>(out_);
   li_ = std::make_unique<LoopInfo>(*dt_);
   tlii_ = std::make_unique<TargetLibraryInfoImpl>(

@@ -6,12 +6,14 @@
 ; RUN: not %autodiff-opt %t/nobody.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=BODY
 ; RUN: not %autodiff-opt %t/width.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDTH
 ; RUN: not %autodiff-opt %t/dupscalar.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=DUP
+; RUN: not %autodiff-opt %t/fptr.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=FPTR
 
 ; REC: autodiff-opt: error: in function `scale_rec` (while generating `diffe_scale_rec`), call to `scale_rec`: reverse mode does not yet support a recursive call to `scale_rec`, which writes memory its caller can see (only recursion that does not is supported yet)
 ; REC-NEXT: {{^}}  instruction: %r = call double @scale_rec(ptr %p, i32 %m)
 ; REC: in function `sum_then_zero` (while generating `diffe_sum_then_zero`), call to `sum_rec`: reverse mode does not yet support a recursive call to `sum_rec` whose memory is written after it returns
 ; BODY: in function `f` (while generating `diffe_f`), call to `mystery`: reverse mode does not yet support a call to `mystery`, which has no body and no derivative rule
 ; WIDTH: enzyme_width in reverse mode (vector reverse mode) is not yet supported; requested for `sq`
+; FPTR: autodiff-opt: error: in function `apply` (while generating `diffe_apply`), indirect call through `%g`: call through a function pointer with active arguments, and no function of this type in the module has its address taken: the callee is unknown
 ; DUP: parameter 0 of `sq` is passed by value with enzyme_dup; in reverse mode a scalar is enzyme_out (its gradient is returned) or enzyme_const
 
 ;--- recursive.ll
@@ -111,5 +113,16 @@ define double @sq(double %x) {
 declare double @__enzyme_autodiff(...)
 define double @caller(double %x, double %dx) {
   %r = call double (...) @__enzyme_autodiff(ptr @sq, ptr @enzyme_dup, double %x, double %dx)
+  ret double %r
+}
+
+;--- fptr.ll
+define double @apply(ptr %g, double %x) {
+  %r = call double %g(double %x)
+  ret double %r
+}
+declare double @__enzyme_autodiff(...)
+define double @caller(ptr %g, double %x) {
+  %r = call double (...) @__enzyme_autodiff(ptr @apply, metadata !"enzyme_const", ptr %g, double %x)
   ret double %r
 }

@@ -1,0 +1,130 @@
+//===- enzyme_bridge/reverse/ReverseIndirectCalls.cpp - Function pointers --===//
+//
+// A call through a function pointer that touches active data (a callback
+// passed enzyme_const, an entry of a table of functions) becomes, in the
+// derivative's copy of the primal, a dispatch: the pointer is compared with
+// each function of the module that has the call's type and whose address
+// is taken, and the matching one is called directly. Direct calls are then
+// inlined (or, for recursive callees, differentiated as calls) like any
+// other, and math functions with a derivative rule are candidates too. A
+// pointer matching none of them stops the program (llvm.trap): its callee
+// was not in the module, so it could not have been differentiated.
+//
+//===----------------------------------------------------------------------===//
+#include "enzyme_bridge/analysis/ActivityAnalysis.h"
+#include "enzyme_bridge/analysis/KnownFunctions.h"
+#include "enzyme_bridge/reverse/ReverseEmitter.h"
+#include "enzyme_bridge/rules/Rules.h"
+
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace autodiff {
+namespace {
+
+/// Whether `f`'s address is used as data: anything but being called, or
+/// being the function a request differentiates.
+bool AddressUsedAsData(const Function &f) {
+  for (const Use &u : f.uses()) {
+    auto *call = dyn_cast<CallBase>(u.getUser());
+    if (call && call->isCallee(&u))
+      continue;
+    Function *callee = call ? call->getCalledFunction() : nullptr;
+    if (callee && callee->getName().starts_with("__enzyme_") &&
+        u.getOperandNo() == 0)
+      continue;
+    return true;
+  }
+  return false;
+}
+
+SmallVector<Function *, 4> Candidates(Module &m, FunctionType *type) {
+  SmallVector<Function *, 4> found;
+  for (Function &f : m) {
+    if (f.getFunctionType() != type ||
+        f.getName().starts_with("__enzyme") || f.isIntrinsic())
+      continue;
+    if (f.isDeclaration() && !FindRuleByName(f.getName()))
+      continue;
+    if (AddressUsedAsData(f))
+      found.push_back(&f);
+  }
+  return found;
+}
+
+/// Replaces `call` by `if (fp == c1) c1(args) else if ... else trap`.
+void Dispatch(CallInst &call, ArrayRef<Function *> candidates) {
+  Function &fn = *call.getFunction();
+  LLVMContext &c = fn.getContext();
+  BasicBlock *head = call.getParent();
+  BasicBlock *join = head->splitBasicBlock(call.getIterator(), "fptr.join");
+  head->getTerminator()->eraseFromParent();
+  BasicBlock *unknown = BasicBlock::Create(c, "fptr.unknown", &fn);
+  IRBuilder<> ub(unknown);
+  ub.CreateCall(Intrinsic::getOrInsertDeclaration(fn.getParent(),
+                                                  Intrinsic::trap));
+  ub.CreateUnreachable();
+  PHINode *result = nullptr;
+  if (!call.getType()->isVoidTy())
+    result = PHINode::Create(call.getType(), candidates.size(), "fptr.result",
+                             join->begin());
+  SmallVector<Value *, 8> args(call.args());
+  BasicBlock *test = head;
+  for (Function *cand : candidates) {
+    BasicBlock *target =
+        BasicBlock::Create(c, "fptr." + cand->getName(), &fn, unknown);
+    BasicBlock *next = BasicBlock::Create(c, "fptr.next", &fn, unknown);
+    IRBuilder<> tb(test);
+    tb.CreateCondBr(tb.CreateICmpEQ(call.getCalledOperand(), cand), target,
+                    next);
+    IRBuilder<> cb(target);
+    CallInst *direct = cb.CreateCall(cand, args);
+    direct->setDebugLoc(call.getDebugLoc());
+    direct->setCallingConv(cand->getCallingConv());
+    direct->setAttributes(call.getAttributes());
+    cb.CreateBr(join);
+    if (result)
+      result->addIncoming(direct, target);
+    test = next;
+  }
+  IRBuilder<>(test).CreateBr(unknown);
+  if (result) {
+    result->takeName(&call);
+    call.replaceAllUsesWith(result);
+  }
+  call.eraseFromParent();
+}
+
+} // namespace
+
+bool ReverseEmitter::DispatchIndirectCalls() {
+  SmallVector<CallInst *, 4> calls;
+  for (BasicBlock &bb : out_)
+    for (Instruction &i : bb) {
+      auto *call = dyn_cast<CallInst>(&i);
+      if (!call || call->isInlineAsm() || CalledFunction(*call))
+        continue;
+      bool touches = Active(call);
+      for (Value *arg : call->args())
+        touches |= !isa<Constant>(arg) && Active(arg) &&
+                   (HoldsFloat(arg->getType()) ||
+                    ContainsPointer(arg->getType()));
+      if (touches)
+        calls.push_back(call);
+    }
+  bool changed = false;
+  for (CallInst *call : calls) {
+    SmallVector<Function *, 4> candidates =
+        Candidates(*out_.getParent(), call->getFunctionType());
+    if (candidates.empty())
+      continue; // The emitter reports it.
+    Dispatch(*call, candidates);
+    changed = true;
+  }
+  return changed;
+}
+
+} // namespace autodiff
