@@ -107,6 +107,19 @@ int CheckGradients() {
 
 // ---- Reporting grad / primal ----------------------------------------------
 
+std::string HumanBytes(double bytes) {
+  const char *units[] = {"B", "KiB", "MiB", "GiB"};
+  int u = 0;
+  while (u < 3 && bytes >= 1024) {
+    bytes /= 1024;
+    ++u;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, u ? "%.1f %s" : "%.0f %s", bytes,
+                units[u]);
+  return text;
+}
+
 class RatioReporter : public benchmark::ConsoleReporter {
 public:
   explicit RatioReporter(bool color)
@@ -116,14 +129,17 @@ public:
     for (const Run &run : runs) {
       if (run.error_occurred)
         continue;
-      const std::string &name = run.run_name.function_name;
-      Entry &e = entries_[name];
-      if (run.run_type == Run::RT_Iteration && !e.median)
-        e.cpu = run.GetAdjustedCPUTime();
-      if (run.run_type == Run::RT_Aggregate && run.aggregate_name == "median") {
-        e.cpu = run.GetAdjustedCPUTime();
-        e.median = true;
-      }
+      // The last repetition's time, replaced by the median when there is
+      // one; the other aggregates (mean, stddev, cv) are not times to use.
+      bool median = run.run_type == Run::RT_Aggregate &&
+                    run.aggregate_name == "median";
+      if (run.run_type != Run::RT_Iteration && !median)
+        continue;
+      Entry &e = entries_[run.run_name.function_name];
+      if (e.median && !median)
+        continue;
+      e.cpu = run.GetAdjustedCPUTime();
+      e.median = median;
       auto tape = run.counters.find("tape");
       if (tape != run.counters.end())
         e.tape = tape->second.value;
@@ -142,8 +158,8 @@ public:
             << "\ngrad / primal (CPU time" << (AnyMedian() ? ", medians" : "")
             << "; tape: peak heap bytes of one gradient call minus the "
                "primal's)\n"
-            << "  kernel        primal us   AD after -O2     tape MiB"
-               "   AD before opt     tape MiB\n";
+            << "  kernel        primal us   AD after -O2         tape"
+               "   AD before opt         tape\n";
         header = true;
       }
       char line[200];
@@ -156,9 +172,9 @@ public:
                               "-", "-");
         else
           at += std::snprintf(line + at, sizeof line - at,
-                              "   %11.2fx %12.2f",
+                              "   %11.2fx %12s",
                               g->second.cpu / primal->second.cpu,
-                              g->second.tape / (1024.0 * 1024.0));
+                              HumanBytes(g->second.tape).c_str());
       }
       GetOutputStream() << line << "\n";
     }
