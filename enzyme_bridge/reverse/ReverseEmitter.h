@@ -136,6 +136,7 @@ private:
   /// again from at most one value not cached yet, such as the loop-carried
   /// phi at the start of a chain of arithmetic, than cached itself.
   bool RecomputeFromOneCache(llvm::Instruction &i);
+  bool NeededByAdjoints(llvm::Instruction &v);
   bool CanRecomputeSCEV(const llvm::SCEV *s, unsigned depth);
   llvm::Value *LoadFromCache(llvm::Instruction &i);
   llvm::Align TapeAlign(llvm::Type *t) const;

@@ -24,11 +24,13 @@
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
+#include "enzyme_bridge/rules/Rules.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
@@ -149,6 +151,32 @@ static constexpr unsigned kMaxRecomputeDepth = 8;
 /// Instructions without side effects or memory reads, cheap enough to
 /// execute again in the reverse sweep.
 static bool IsCheapPure(const Instruction &i) {
+  if (auto *ii = dyn_cast<IntrinsicInst>(&i))
+    switch (ii->getIntrinsicID()) {
+    case Intrinsic::fmuladd:
+    case Intrinsic::fma:
+    case Intrinsic::fabs:
+    case Intrinsic::copysign:
+    case Intrinsic::minnum:
+    case Intrinsic::maxnum:
+    case Intrinsic::minimum:
+    case Intrinsic::maximum:
+    case Intrinsic::floor:
+    case Intrinsic::ceil:
+    case Intrinsic::trunc:
+    case Intrinsic::rint:
+    case Intrinsic::nearbyint:
+    case Intrinsic::round:
+    case Intrinsic::sqrt:
+    case Intrinsic::smax:
+    case Intrinsic::smin:
+    case Intrinsic::umax:
+    case Intrinsic::umin:
+    case Intrinsic::abs:
+      return true;
+    default:
+      return false;
+    }
   return isa<BinaryOperator>(i) || isa<UnaryOperator>(i) || isa<CastInst>(i) ||
          isa<GetElementPtrInst>(i) || isa<CmpInst>(i) || isa<SelectInst>(i) ||
          isa<ExtractValueInst>(i) || isa<InsertValueInst>(i) ||
@@ -217,6 +245,27 @@ bool ReverseEmitter::CanRecompute(Value *v, unsigned depth) {
 static constexpr unsigned kMaxChainDepth = 64;
 static constexpr unsigned kMaxChainSize = 256;
 
+/// Whether the adjoint of some active user of `v` needs `v`'s value (a
+/// product, a quotient, a math function): then `v` is cached or recomputed
+/// anyway, and recomputing from it adds nothing to the tape.
+bool ReverseEmitter::NeededByAdjoints(Instruction &v) {
+  if (!HoldsFloat(v.getType()) || !Active(&v))
+    return false;
+  for (User *u : v.users()) {
+    auto *ui = dyn_cast<Instruction>(u);
+    if (!ui || !Active(ui))
+      continue;
+    unsigned op = ui->getOpcode();
+    if (op == Instruction::FMul || op == Instruction::FDiv ||
+        op == Instruction::FRem)
+      return true;
+    if (auto *call = dyn_cast<CallBase>(ui))
+      if (FindRule(*call))
+        return true;
+  }
+  return false;
+}
+
 bool ReverseEmitter::RecomputeFromOneCache(Instruction &i) {
   auto available = [&](Instruction &x) {
     Loop *l = loop_of_.lookup(x.getParent());
@@ -243,6 +292,8 @@ bool ReverseEmitter::RecomputeFromOneCache(Instruction &i) {
         work.push_back({oi, depth + 1});
         continue;
       }
+      if (NeededByAdjoints(*oi))
+        continue;
       if (leaf)
         return false;
       leaf = oi;
