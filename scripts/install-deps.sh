@@ -23,6 +23,7 @@ packages=(
   libgmock-dev
   libbenchmark-dev
   python3-numba     # Numba IR tests; brings /usr/bin/python3.11
+  python3-matplotlib  # autodiff-compare --plot (its lit test needs it)
   python3           # lit
 )
 

@@ -20,6 +20,7 @@ config.environment["PATH"] = os.pathsep.join([bin_dir, tools, config.environment
 
 config.substitutions.append(("%autodiff-opt", os.path.join(bin_dir, "autodiff-opt")))
 config.substitutions.append(("%plugin", os.path.join(lib_dir, "AutodiffPlugin.so")))
+config.substitutions.append(("%autodiff-compare", os.path.join(bin_dir, "autodiff-compare")))
 config.substitutions.append(("%embed-example", os.path.join(bin_dir, "embed-example")))
 config.substitutions.append(("%opt", os.path.join(tools, "opt")))
 config.substitutions.append(("%clangxx", os.path.join(tools, "clang++")))
@@ -37,6 +38,9 @@ if rustc:
     config.substitutions.append(("%rustc", rustc))
 if os.path.exists("/usr/lib/python3/dist-packages/numba"):
     config.available_features.add("numba")
+# autodiff-compare --plot draws with Debian's matplotlib.
+if os.path.exists("/usr/lib/python3/dist-packages/matplotlib"):
+    config.available_features.add("matplotlib")
 
 # Executed C programs (tests/exec/lib/run-c.sh) take their tools from these.
 config.environment["ADTEST_CLANG"] = os.path.join(tools, "clang")
