@@ -210,8 +210,24 @@ absl::Status ReplaceRequestCall(const RequestCall &rc, Function &df) {
     LeafTypes(have, haveLeaves);
   const DataLayout &dl = call.getModule()->getDataLayout();
   bool sameLeaves = wantLeaves == haveLeaves;
+  // Same-size results of other shapes are ABI coercions ({float, float}
+  // as an i64, say); two floating-point layouts that differ are not.
+  auto scalars = [](ArrayRef<Type *> leaves, SmallVectorImpl<Type *> &out) {
+    bool allFloat = true;
+    for (Type *t : leaves) {
+      auto *vt = dyn_cast<FixedVectorType>(t);
+      Type *elt = vt ? vt->getElementType() : t;
+      out.append(vt ? vt->getNumElements() : 1, elt);
+      allFloat &= elt->isFloatingPointTy();
+    }
+    return allFloat;
+  };
+  SmallVector<Type *, 8> wantScalars, haveScalars;
+  bool floatLayouts = scalars(wantLeaves, wantScalars) &
+                      scalars(haveLeaves, haveScalars);
   bool sameSize = !want->isVoidTy() && !have->isVoidTy() &&
-                  dl.getTypeStoreSize(want) == dl.getTypeStoreSize(have);
+                  dl.getTypeStoreSize(want) == dl.getTypeStoreSize(have) &&
+                  !(floatLayouts && wantScalars != haveScalars);
   if (!want->isVoidTy() && !sameLeaves && !sameSize) {
     std::string leaves;
     for (Type *t : haveLeaves)

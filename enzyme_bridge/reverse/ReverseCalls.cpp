@@ -82,6 +82,23 @@ absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
   if (FindRule(call) && !call.getType()->isVoidTy())
     return ApplyRule(call);
   Function *callee = CalledFunction(call);
+  // A library function of scalars whose result holds no derivative (ilogb,
+  // lround, isnan, ...): the forward sweep made the call, nothing flows
+  // back through it.
+  LibFunc lib;
+  auto roundsToInteger = [](StringRef name) {
+    name.consume_back("f");
+    name.consume_back("l");
+    return name == "lround" || name == "llround" || name == "lrint" ||
+           name == "llrint" || name == "ilogb";
+  };
+  if (callee && callee->isDeclaration() &&
+      (tli_->getLibFunc(*callee, lib) || roundsToInteger(callee->getName())) &&
+      !HoldsFloat(call.getType()) && !ContainsPointer(call.getType()) &&
+      none_of(call.args(), [](Value *a) {
+        return ContainsPointer(a->getType());
+      }))
+    return absl::OkStatus();
   if (callee && !callee->isDeclaration())
     return VisitModuleCall(call, *callee);
   if (!callee)

@@ -120,6 +120,24 @@ absl::Status ReverseEmitter::Prepare() {
     if (round == kDispatchRounds || !DispatchIndirectCalls())
       break;
   }
+  // A retreating edge that is not a loop's backedge: a jump into the
+  // middle of a loop, which has no single header to count iterations at.
+  DenseMap<BasicBlock *, unsigned> order;
+  for (BasicBlock *bb : blocks_)
+    order[bb] = order.size();
+  for (BasicBlock *bb : blocks_)
+    for (BasicBlock *succ : successors(bb)) {
+      if (order.lookup(succ) > order.lookup(bb))
+        continue;
+      Loop *l = li_->getLoopFor(bb);
+      while (l && l->getHeader() != succ)
+        l = l->getParentLoop();
+      if (!l)
+        return Unsupported(*bb->getTerminator(),
+                           "irreducible control flow (a jump into the "
+                           "middle of a loop, which then has no single "
+                           "entry)");
+    }
   for (Loop *l : li_->getLoopsInPreorder())
     if (!l->getLoopPreheader() || !l->getLoopLatch())
       return Unsupported(*l->getHeader()->getTerminator(),

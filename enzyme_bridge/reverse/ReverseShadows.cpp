@@ -81,8 +81,11 @@ absl::Status ReverseEmitter::BuildShadows() {
       }
     }
 
+  // Over the primal's instructions only: the shadows made here are
+  // inserted among them and must not be visited in turn.
   for (BasicBlock *bb : blocks_)
-    for (Instruction &i : *bb) {
+    for (Instruction *ip : primal_insts_[bb]) {
+      Instruction &i = *ip;
       if (isa<PHINode>(i) || i.isTerminator())
         continue;
       fb_.SetInsertPoint(i.getNextNode());

@@ -7,6 +7,7 @@
 ; RUN: not %autodiff-opt %t/width.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDTH
 ; RUN: not %autodiff-opt %t/dupscalar.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=DUP
 ; RUN: not %autodiff-opt %t/fptr.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=FPTR
+; RUN: not %autodiff-opt %t/irreducible.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=IRR
 
 ; REC: autodiff-opt: error: in function `scale_rec` (while generating `diffe_scale_rec`), call to `scale_rec`: reverse mode does not yet support a recursive call to `scale_rec`, which writes memory its caller can see (only recursion that does not is supported yet)
 ; REC-NEXT: {{^}}  instruction: %r = call double @scale_rec(ptr %p, i32 %m)
@@ -14,6 +15,7 @@
 ; BODY: in function `f` (while generating `diffe_f`), call to `mystery`: reverse mode does not yet support a call to `mystery`, which has no body and no derivative rule
 ; WIDTH: enzyme_width in reverse mode (vector reverse mode) is not yet supported; requested for `sq`
 ; FPTR: autodiff-opt: error: in function `apply` (while generating `diffe_apply`), indirect call through `%g`: call through a function pointer with active arguments, and no function of this type in the module has its address taken: the callee is unknown
+; IRR: in function `irr` (while generating `diffe_irr`), `br`: reverse mode does not yet support irreducible control flow (a jump into the middle of a loop, which then has no single entry)
 ; DUP: parameter 0 of `sq` is passed by value with enzyme_dup; in reverse mode a scalar is enzyme_out (its gradient is returned) or enzyme_const
 
 ;--- recursive.ll
@@ -124,5 +126,34 @@ define double @apply(ptr %g, double %x) {
 declare double @__enzyme_autodiff(...)
 define double @caller(ptr %g, double %x) {
   %r = call double (...) @__enzyme_autodiff(ptr @apply, metadata !"enzyme_const", ptr %g, double %x)
+  ret double %r
+}
+
+;--- irreducible.ll
+; Two blocks that jump to each other, each entered from the entry block.
+define double @irr(double %x, i1 %c, i32 %n) {
+entry:
+  br i1 %c, label %a, label %b
+a:
+  %va = phi double [ %x, %entry ], [ %vb2, %b ]
+  %ia = phi i32 [ 0, %entry ], [ %ib2, %b ]
+  %va2 = fmul double %va, %x
+  %ia2 = add i32 %ia, 1
+  %da = icmp sge i32 %ia2, %n
+  br i1 %da, label %out, label %b
+b:
+  %vb = phi double [ %x, %entry ], [ %va2, %a ]
+  %ib = phi i32 [ 0, %entry ], [ %ia2, %a ]
+  %vb2 = fadd double %vb, %x
+  %ib2 = add i32 %ib, 1
+  %db = icmp sge i32 %ib2, %n
+  br i1 %db, label %out, label %a
+out:
+  %r = phi double [ %va2, %a ], [ %vb2, %b ]
+  ret double %r
+}
+declare double @__enzyme_autodiff(...)
+define double @caller(double %x, i1 %c, i32 %n) {
+  %r = call double (...) @__enzyme_autodiff(ptr @irr, double %x, i1 %c, i32 %n)
   ret double %r
 }

@@ -16,6 +16,7 @@ double r_sum_sq(const double *x, long n, double *dx, long dn, double dret);
 pair r_poly(const double *c, long n, double t, double dret);
 double r_scale(const double *x, long n, double *dx, long dn, double *y,
                long m, double *dy, long dm, double a);
+double r_enum(const double *x, long n, double *dx, long dn, double dret);
 
 int main(int argc, char **argv) {
   enum { N = 7 };
@@ -47,5 +48,12 @@ int main(int argc, char **argv) {
     CHECK_CLOSE((1.0 + i) * (3.0 * cos(x[i]) + 2 * x[i]), dx2[i]);
     CHECK_CLOSE(0.0, dy[i]);
   }
+
+  /* enumerate(): the iterator state holds the slice's pointer. */
+  double de[N];
+  for (int i = 0; i < N; ++i) de[i] = 0.25;
+  r_enum(x, N, de, N, 2.0);
+  for (int i = 0; i < N; ++i)
+    CHECK_CLOSE(0.25 + 2.0 * (i + 1) * 2 * x[i], de[i]);
   return fd_report();
 }

@@ -53,3 +53,12 @@ pub fn logistic(x0: f64, r: f64, n: usize) -> f64 {
     }
     x
 }
+
+#[no_mangle]
+pub fn weighted_enumerate(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (i, v) in x.iter().enumerate() {
+        s += (i as f64 + 1.0) * v * v;
+    }
+    s
+}
