@@ -113,7 +113,8 @@ std::string TypeName(Type *t) {
 /// Converts a call operand to the parameter type it stands for: C variadic
 /// calls promote float to double and small integers to int.
 absl::StatusOr<Value *> Coerce(IRBuilder<> &b, Value *v, Type *to,
-                               const RequestCall &rc, unsigned param) {
+                               const RequestCall &rc, unsigned param,
+                               bool shadow = false) {
   Type *from = v->getType();
   if (from == to)
     return v;
@@ -130,7 +131,8 @@ absl::StatusOr<Value *> Coerce(IRBuilder<> &b, Value *v, Type *to,
       !from->isPointerTy() && !to->isPointerTy())
     return b.CreateBitCast(v, to);
   return ErrorAt(absl::StatusCode::kInvalidArgument, *rc.call,
-                 "parameter " + std::to_string(param) + " of `" +
+                 std::string(shadow ? "the shadow of " : "") + "parameter " +
+                     std::to_string(param) + " of `" +
                      rc.request.fn->getName().str() + "` has type `" +
                      TypeName(to) + "`, but the call passes `" +
                      ValueToString(*v) + "`");
@@ -180,7 +182,7 @@ absl::Status ReplaceRequestCall(const RequestCall &rc, Function &df) {
     args.push_back(p);
     if (r.IsActive(i))
       for (Value *s : rc.shadows[i]) {
-        AD_ASSIGN_OR_RETURN(Value * sv, Coerce(b, s, pt, rc, i));
+        AD_ASSIGN_OR_RETURN(Value * sv, Coerce(b, s, pt, rc, i, /*shadow=*/true));
         args.push_back(sv);
       }
   }

@@ -116,8 +116,13 @@ std::string DescribePlace(const llvm::Instruction &inst) {
 }
 
 std::string NoShadowAdvice(const llvm::Value &dest) {
-  const auto *gv = llvm::dyn_cast<llvm::GlobalVariable>(
-      llvm::getUnderlyingObject(&dest, /*MaxLookup=*/0));
+  const llvm::Value *obj = llvm::getUnderlyingObject(&dest, /*MaxLookup=*/0);
+  if (const auto *call = llvm::dyn_cast<llvm::CallBase>(obj))
+    if (const llvm::Function *callee = call->getCalledFunction())
+      if (callee->getName() == "realloc" || callee->getName() == "reallocf")
+        return "the memory comes from `" + callee->getName().str() +
+               "`, which reverse mode does not support yet on active data";
+  const auto *gv = llvm::dyn_cast<llvm::GlobalVariable>(obj);
   if (!gv || !gv->hasName())
     return "pass it with enzyme_dup, or, if it is a global, give the global a "
            "shadow: in C, `void *__enzyme_shadow_global_NAME[2] = {&global, "

@@ -18,10 +18,18 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
 namespace autodiff {
+
+static std::string TypeText(Type &t) {
+  std::string s;
+  raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
 
 std::optional<Mode> RequestModeOf(const CallBase &call) {
   const Value *callee = call.getCalledOperand()->stripPointerCasts();
@@ -194,7 +202,7 @@ absl::StatusOr<ArgActivity> ResolveActivity(const Reader &r,
       !pty->isArrayTy())
     return r.Error("enzyme_out on parameter " + std::to_string(param) +
                    " of `" + fn.getName().str() + "`, which has type `" +
-                   ValueToString(*Constant::getNullValue(pty)) +
+                   TypeText(*pty) +
                    "`; only floating-point values can be active");
   return *act;
 }

@@ -287,7 +287,8 @@ absl::Status ReverseEmitter::visitLoadInst(LoadInst &i) {
   Value *shadow = LookupShadow(i.getPointerOperand());
   if (!shadow)
     return Unsupported(i, "a load of active data through a pointer whose "
-                          "shadow is unknown");
+                          "shadow is unknown; " +
+                          NoShadowAdvice(*i.getPointerOperand()));
   AccumulateInto(shadow, a, i.getAlign());
   return absl::OkStatus();
 }
@@ -306,7 +307,7 @@ absl::Status ReverseEmitter::visitStoreInst(StoreInst &i) {
     if (Active(v))
       return ErrorAt(absl::StatusCode::kUnimplemented, i,
                      "storing an active value into memory whose shadow is "
-                     "unknown" + NoShadowAdvice(*ptr));
+                     "unknown; " + NoShadowAdvice(*ptr));
     return absl::OkStatus();
   }
   Type *t = v->getType();

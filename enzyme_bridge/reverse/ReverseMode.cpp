@@ -71,7 +71,9 @@ absl::Status CheckReverseRequest(const DiffRequest &r) {
     if (dup && !ContainsPointer(t))
       return absl::InvalidArgumentError(
           "parameter " + std::to_string(i) + " of " + fn +
-          " is passed by value with enzyme_dup; in reverse mode a scalar "
+          " is passed by value with " +
+          (r.args[i] == ArgActivity::Dup ? "enzyme_dup" : "enzyme_dupnoneed") +
+          "; in reverse mode a scalar "
           "is enzyme_out (its gradient is returned) or enzyme_const");
   }
   return absl::OkStatus();
