@@ -189,6 +189,30 @@ static inline double fd_scalar_eval_f(double t, void *ctx) {
   return (double)((struct fd_scalar_ctx *)ctx)->ff((float)t);
 }
 
+/* Checks grad[0..n) against fourth-order central differences of
+ * f(x, ctx) in each coordinate of x (n <= 64), with tolerances for
+ * double-precision gradients. */
+typedef double (*fd_vector_fn)(const double *, void *);
+#define CHECK_GRADIENT(f, ctx, x, n, grad)                                     \
+  fd_check_gradient_at(__FILE__, __LINE__, (f), (ctx), (x), (n), (grad))
+static inline void fd_check_gradient_at(const char *file, int line,
+                                        fd_vector_fn f, void *ctx,
+                                        const double *x, int n,
+                                        const double *grad) {
+  double w[64];
+  for (int i = 0; i < n && i < 64; ++i) {
+    for (int j = 0; j < n; ++j) w[j] = x[j];
+    double h = fd_step(x[i], FD_H_REL);
+    w[i] = x[i] + h; double fp = f(w, ctx);
+    w[i] = x[i] - h; double fm = f(w, ctx);
+    w[i] = x[i] + 2 * h; double fp2 = f(w, ctx);
+    w[i] = x[i] - 2 * h; double fm2 = f(w, ctx);
+    fd_check_close_at(file, line, "gradient vs finite difference",
+                      (fm2 - 8 * fm + 8 * fp - fp2) / (12 * h), grad[i], 1e-6,
+                      1e-8);
+  }
+}
+
 /* f'(x). */
 static inline double fd_scalar(double (*f)(double), double x) {
   struct fd_scalar_ctx c = {f, 0};

@@ -103,19 +103,6 @@ double swapped(const double *x, int n, int steps) {
 }
 
 /* Finite differences of a function of x[0..n). */
-typedef double (*vfn)(const double *, void *);
-static void check_fd(vfn f, void *ctx, const double *x, int n, const double *grad) {
-  double w[32];
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) w[j] = x[j];
-    double h = fd_step(x[i], FD_H_REL);
-    w[i] = x[i] + h; double fp = f(w, ctx);
-    w[i] = x[i] - h; double fm = f(w, ctx);
-    w[i] = x[i] + 2 * h; double fp2 = f(w, ctx);
-    w[i] = x[i] - 2 * h; double fm2 = f(w, ctx);
-    CHECK_CLOSE_TOL((fm2 - 8 * fm + 8 * fp - fp2) / (12 * h), grad[i], 1e-6, 1e-8);
-  }
-}
 static const int IDX[] = {0, 2, 2, 5, 1, 2, 4};
 static double gather_fd(const double *x, void *c) { (void)c; return gather(x, IDX, 7); }
 static double copies_fd(const double *x, void *c) { (void)c; return copies(x, N); }
@@ -149,7 +136,7 @@ int main(void) {
 
   memset(d, 0, sizeof d);
   __enzyme_autodiff((void *)gather, enzyme_dup, x, d, enzyme_const, IDX, enzyme_const, 7);
-  check_fd(gather_fd, 0, x, N, d);
+  CHECK_GRADIENT(gather_fd, 0, x, N, d);
 
   /* Scatter-add: out only accumulates, so its shadow keeps its seed. */
   double out[N] = {0}, dout[N] = {1, 2, 3, 4, 5, 6}, dxs[7] = {0};
@@ -161,25 +148,25 @@ int main(void) {
 
   memset(d, 0, sizeof d);
   __enzyme_autodiff((void *)copies, enzyme_dup, x, d, enzyme_const, N);
-  check_fd(copies_fd, 0, x, N, d);
+  CHECK_GRADIENT(copies_fd, 0, x, N, d);
   memset(d, 0, sizeof d);
   __enzyme_autodiff((void *)heap, enzyme_dup, x, d, enzyme_const, N);
-  check_fd(heap_fd, 0, x, N, d);
+  CHECK_GRADIENT(heap_fd, 0, x, N, d);
   memset(d, 0, sizeof d);
   __enzyme_autodiff((void *)list_sum, enzyme_dup, x, d, enzyme_const, N);
-  check_fd(list_fd, 0, x, N, d);
+  CHECK_GRADIENT(list_fd, 0, x, N, d);
   memset(d, 0, sizeof d);
   __enzyme_autodiff((void *)chain, enzyme_dup, x, d, enzyme_const, N);
-  check_fd(chain_fd, 0, x, N, d);
+  CHECK_GRADIENT(chain_fd, 0, x, N, d);
   memset(d, 0, sizeof d);
   __enzyme_autodiff((void *)swapped, enzyme_dup, x, d, enzyme_const, N, enzyme_const, 5);
-  check_fd(swapped_fd, 0, x, N, d);
+  CHECK_GRADIENT(swapped_fd, 0, x, N, d);
 
   double m[N], dm[N] = {0};
   memcpy(m, x, sizeof m);
   double *mr[3] = {m, m + 2, m + 4}, *dmr[3] = {dm, dm + 2, dm + 4};
   __enzyme_autodiff((void *)rows, enzyme_dup, mr, dmr, enzyme_const, 3, enzyme_const, 2);
-  check_fd(rows_fd, 0, x, N, dm);
+  CHECK_GRADIENT(rows_fd, 0, x, N, dm);
 
   double e0 = 0.5, e1 = 2.0, de0 = 0, de1 = 0;
   struct particle p[2] = {{2, 0.3, &e0, 1.5}, {3, -0.7, &e1, 0.25}};
@@ -193,6 +180,6 @@ int main(void) {
   double y[2] = {0.4, -0.2}, dy[2] = {1, 2}, k = 3.0;
   __enzyme_autodiff_void((void *)euler, enzyme_dup, y, dy, enzyme_const, k, enzyme_const, 3000);
   double y0[2] = {0.4, -0.2};
-  check_fd(euler_fd, &k, y0, 2, dy);
+  CHECK_GRADIENT(euler_fd, &k, y0, 2, dy);
   return fd_report();
 }

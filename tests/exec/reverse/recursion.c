@@ -53,19 +53,6 @@ struct two __enzyme_autodiff_two(void *, ...);
 
 enum { N = 5 };
 
-typedef double (*vfn)(const double *, void *);
-static void check_fd(vfn f, void *ctx, const double *x, int n, const double *grad) {
-  double w[32];
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) w[j] = x[j];
-    double h = fd_step(x[i], FD_H_REL);
-    w[i] = x[i] + h; double fp = f(w, ctx);
-    w[i] = x[i] - h; double fm = f(w, ctx);
-    w[i] = x[i] + 2 * h; double fp2 = f(w, ctx);
-    w[i] = x[i] - 2 * h; double fm2 = f(w, ctx);
-    CHECK_CLOSE_TOL((fm2 - 8 * fm + 8 * fp - fp2) / (12 * h), grad[i], 1e-6, 1e-8);
-  }
-}
 static double halves_fd(const double *x, void *c) { (void)c; return halves(x, 0, N); }
 static double smooth_fd(const double *x, void *c) { (void)c; return smooth(x, N, 3); }
 static double loop_fd(const double *x, void *c) { (void)c; return loop_over_recursion(x, N); }
@@ -89,24 +76,24 @@ int main(void) {
 
   double g = __enzyme_autodiff((void *)fibx, enzyme_out, 0.8, enzyme_const, 8);
   double x0[1] = {0.8};
-  check_fd(fib_fd, 0, x0, 1, &g);
+  CHECK_GRADIENT(fib_fd, 0, x0, 1, &g);
 
   for (int i = 0; i < N; ++i) d[i] = 0;
   __enzyme_autodiff((void *)halves, enzyme_dup, x, d, enzyme_const, 0, enzyme_const, N);
-  check_fd(halves_fd, 0, x, N, d);
+  CHECK_GRADIENT(halves_fd, 0, x, N, d);
 
   struct two gxy = __enzyme_autodiff_two((void *)even_part, enzyme_out, 0.7, enzyme_out, 1.2,
                                          enzyme_const, 5);
   double y0 = 1.2, xv = 0.7, xs[1] = {0.7}, ys[1] = {1.2};
-  check_fd(even_fd_x, &y0, xs, 1, &gxy.a);
-  check_fd(even_fd_y, &xv, ys, 1, &gxy.b);
+  CHECK_GRADIENT(even_fd_x, &y0, xs, 1, &gxy.a);
+  CHECK_GRADIENT(even_fd_y, &xv, ys, 1, &gxy.b);
 
   for (int i = 0; i < N; ++i) d[i] = 0;
   __enzyme_autodiff((void *)smooth, enzyme_dup, x, d, enzyme_const, N, enzyme_const, 3);
-  check_fd(smooth_fd, 0, x, N, d);
+  CHECK_GRADIENT(smooth_fd, 0, x, N, d);
 
   for (int i = 0; i < N; ++i) d[i] = 0;
   __enzyme_autodiff((void *)loop_over_recursion, enzyme_dup, x, d, enzyme_const, N);
-  check_fd(loop_fd, 0, x, N, d);
+  CHECK_GRADIENT(loop_fd, 0, x, N, d);
   return fd_report();
 }

@@ -75,19 +75,6 @@ double stack_reuse(const double *x, int n) {
   return s;
 }
 
-typedef double (*vfn)(const double *, void *);
-static void check_fd(vfn f, void *ctx, const double *x, int n, const double *grad) {
-  double w[32];
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) w[j] = x[j];
-    double h = fd_step(x[i], FD_H_REL);
-    w[i] = x[i] + h; double fp = f(w, ctx);
-    w[i] = x[i] - h; double fm = f(w, ctx);
-    w[i] = x[i] + 2 * h; double fp2 = f(w, ctx);
-    w[i] = x[i] - 2 * h; double fm2 = f(w, ctx);
-    CHECK_CLOSE_TOL((fm2 - 8 * fm + 8 * fp - fp2) / (12 * h), grad[i], 1e-6, 1e-8);
-  }
-}
 /* Functions that overwrite x are evaluated on a copy. */
 static double shift_fd(const double *x, void *c) {
   (void)c; double y[N]; memcpy(y, x, sizeof y); return shift_down(y, N);
@@ -120,16 +107,16 @@ int main(void) {
 
   memcpy(y, x, sizeof y); memset(d, 0, sizeof d);
   __enzyme_autodiff((void *)shift_down, enzyme_dup, y, d, enzyme_const, N);
-  check_fd(shift_fd, 0, x, N, d);
+  CHECK_GRADIENT(shift_fd, 0, x, N, d);
   CHECK_CLOSE(x[1] * x[1], y[0]);
 
   memcpy(y, x, sizeof y); memset(d, 0, sizeof d);
   __enzyme_autodiff((void *)then_scale, enzyme_dup, y, d, enzyme_const, N);
-  check_fd(scale_fd, 0, x, N, d);
+  CHECK_GRADIENT(scale_fd, 0, x, N, d);
 
   memcpy(y, x, sizeof y); memset(d, 0, sizeof d);
   __enzyme_autodiff((void *)read_bump_read, enzyme_dup, y, d, enzyme_const, N);
-  check_fd(bump_fd, 0, x, N, d);
+  CHECK_GRADIENT(bump_fd, 0, x, N, d);
   CHECK_CLOSE(x[0] * 0.5 + 1.0, y[0]);
 
   /* out and in are the same array with the same shadow: the shadow is
@@ -138,22 +125,22 @@ int main(void) {
   for (int i = 0; i < N; ++i) d[i] = 1.0 + i;
   __enzyme_autodiff_void((void *)square_into, enzyme_dup, y, d, enzyme_dup, y, d,
                          enzyme_const, N);
-  check_fd(square_alias_fd, 0, x, N, d);
+  CHECK_GRADIENT(square_alias_fd, 0, x, N, d);
 
   double out[N], dout[N];
   memset(d, 0, sizeof d);
   for (int i = 0; i < N; ++i) dout[i] = 1.0 + i;
   __enzyme_autodiff_void((void *)scaled_copy, enzyme_dup, out, dout, enzyme_dup, x, d,
                          enzyme_const, N);
-  check_fd(scaled_fd, 0, x, N, d);
+  CHECK_GRADIENT(scaled_fd, 0, x, N, d);
   for (int i = 0; i < N; ++i) CHECK_CLOSE(0.0, dout[i]);
 
   memset(d, 0, sizeof d);
   __enzyme_autodiff((void *)per_step_buffer, enzyme_dup, x, d, enzyme_const, N);
-  check_fd(buffer_fd, 0, x, N, d);
+  CHECK_GRADIENT(buffer_fd, 0, x, N, d);
 
   memset(d, 0, sizeof d);
   __enzyme_autodiff((void *)stack_reuse, enzyme_dup, x, d, enzyme_const, N);
-  check_fd(stack_fd, 0, x, N, d);
+  CHECK_GRADIENT(stack_fd, 0, x, N, d);
   return fd_report();
 }
