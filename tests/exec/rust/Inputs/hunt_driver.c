@@ -3,7 +3,7 @@
  * dret honoured, shadows of read-only slices incremented and the shadow of
  * an overwritten slice zeroed. `driver short` passes a shadow shorter than
  * the primal: the lowering's run-time check must stop the program. The
- * weighted_lse items are weak: hunt-O0.specs leaves them out (see the test). */
+ * weighted_lse items are weak: hunt-O0.specs leaves them out (see why there). */
 #include "fdcheck.h"
 
 #include <string.h>
