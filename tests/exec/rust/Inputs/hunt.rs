@@ -1,8 +1,8 @@
 // Rust sources for tests/exec/rust/reverse-hunt-O*.test: numerical code
 // over slices as a Rust scientist writes it (chunks_exact, zip, windows,
 // iterator folds, in-place updates through &mut [f64], an explicit time
-// loop, several Active scalars). #[no_mangle] keeps the names plain for the
-// C driver (hunt_driver.c).
+// loop, several Active scalars, a Vec collected and a Box on the heap).
+// #[no_mangle] keeps the names plain for the C driver (hunt_driver.c).
 
 #[no_mangle]
 pub fn lj_energy(pos: &[f64], eps: f64, sigma: f64) -> f64 {
@@ -69,4 +69,26 @@ pub fn mat_quad(a: &[f64], x: &[f64], y: &mut [f64]) -> f64 {
         q += x[i] * yi;
     }
     q
+}
+
+#[no_mangle]
+pub fn softmax_entropy(z: &[f64]) -> f64 {
+    let m = z.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let e: Vec<f64> = z.iter().map(|v| (v - m).exp()).collect();
+    let s: f64 = e.iter().sum();
+    e.iter()
+        .map(|v| {
+            let p = v / s;
+            -p * p.ln()
+        })
+        .sum()
+}
+
+#[no_mangle]
+pub fn boxed_bins(x: &[f64]) -> f64 {
+    let mut b = Box::new([0.0f64; 4]);
+    for (i, v) in x.iter().enumerate() {
+        b[i % 4] += v * v;
+    }
+    b.iter().map(|t| t.sqrt()).sum()
 }

@@ -3,7 +3,8 @@
  * dret honoured, shadows of read-only slices incremented and the shadow of
  * an overwritten slice zeroed. `driver short` passes a shadow shorter than
  * the primal: the lowering's run-time check must stop the program. The
- * weighted_lse items are weak: hunt-O0.specs leaves them out (see why there). */
+ * weighted_lse, softmax_entropy and boxed_bins items are weak: hunt-O0.specs
+ * leaves them out (see why there). */
 #include "fdcheck.h"
 
 #include <string.h>
@@ -16,6 +17,8 @@ void relax(double *x, long n, long sweeps);
 double damped_osc(double x0, double v0, double k, double c, long steps);
 double chain_curvature(const double *p, long n);
 double mat_quad(const double *a, long an, const double *x, long n, double *y, long m);
+double softmax_entropy(const double *z, long n);
+double boxed_bins(const double *x, long n);
 
 res3 r_lj(const double *pos, long n, double *dpos, long dn, double eps, double sigma,
           double dret);
@@ -28,6 +31,8 @@ res5 r_osc(double x0, double v0, double k, double c, long steps, double dret);
 double r_curv(const double *p, long n, double *dp, long dn, double dret);
 double r_quad(const double *a, long an, double *da, long dan, const double *x, long n,
               double *dx, long dn, double *y, long m, double *dy, long dm, double dret);
+__attribute__((weak)) double r_ent(const double *z, long n, double *dz, long dn, double dret);
+__attribute__((weak)) double r_bins(const double *x, long n, double *dx, long dn, double dret);
 
 struct ctx { long n; const double *p[3]; double s[4]; };
 static double lj_F(const double *v, void *p) {
@@ -56,6 +61,8 @@ static double quad_L(const double *v, void *p) {
   for (long i = 0; i < n; ++i) q += c->p[0][i] * y[i];
   return q;
 }
+static double ent_F(const double *v, void *p) { struct ctx *c = p; return softmax_entropy(v, c->n); }
+static double bins_F(const double *v, void *p) { struct ctx *c = p; return boxed_bins(v, c->n); }
 static void check_grad(double (*F)(const double *, void *), void *c, const double *x, int n,
                        const double *got, double scale) {
   for (int i = 0; i < n; ++i) {
@@ -136,6 +143,16 @@ int main(int argc, char **argv) {
     for (int i = 0; i < M; ++i) { CHECK_CLOSE(yy[i], y[i]); CHECK(dy[i] == 0); }
     struct ctx c = {M, {seed}, {0}};
     check_grad(quad_L, &c, v, M * M + M, dv, 1.0);
+  }
+  /* a Vec collected from an iterator; a Box'd array (opt-level 3 only) */
+  if (r_ent && r_bins) {
+    double z[9] = {0.3, -1.2, 2.5, 0.8, -0.4, 1.9, 0.05, 1.1, 0.7}, dz[9] = {0};
+    struct ctx c = {9, {0}, {0}};
+    CHECK_CLOSE(softmax_entropy(z, 9), r_ent(z, 9, dz, 9, 2.0));
+    check_grad(ent_F, &c, z, 9, dz, 2.0);
+    memset(dz, 0, sizeof dz);
+    CHECK_CLOSE(boxed_bins(z, 9), r_bins(z, 9, dz, 9, -1.0));
+    check_grad(bins_F, &c, z, 9, dz, -1.0);
   }
   return fd_report();
 }
