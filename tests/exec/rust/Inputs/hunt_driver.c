@@ -1,0 +1,158 @@
+/* Calls the reverse derivatives of hunt.rs (items in hunt-O*.specs) and
+ * checks them against finite differences of the Rust primals, with the seed
+ * dret honoured, shadows of read-only slices incremented and the shadow of
+ * an overwritten slice zeroed. `driver short` passes a shadow shorter than
+ * the primal: the lowering's run-time check must stop the program. The
+ * weighted_lse, softmax_entropy and boxed_bins items are weak: hunt-O0.specs
+ * leaves them out (see why there). */
+#include "fdcheck.h"
+
+#include <string.h>
+
+typedef struct { double primal, a, b; } res3;
+typedef struct { double primal, a, b, c, d; } res5;
+double lj_energy(const double *pos, long n, double eps, double sigma);
+double weighted_lse(const double *z, long n, const double *w, long m);
+void relax(double *x, long n, long sweeps);
+double damped_osc(double x0, double v0, double k, double c, long steps);
+double chain_curvature(const double *p, long n);
+double mat_quad(const double *a, long an, const double *x, long n, double *y, long m);
+double softmax_entropy(const double *z, long n);
+double boxed_bins(const double *x, long n);
+
+res3 r_lj(const double *pos, long n, double *dpos, long dn, double eps, double sigma,
+          double dret);
+__attribute__((weak)) double r_wlse(const double *z, long n, double *dz, long dn,
+                                    const double *w, long m, double dret);
+__attribute__((weak)) double r_wlse_w(const double *z, long n, const double *w, long m,
+                                      double *dw, long dm, double dret);
+void r_relax(double *x, long n, double *dx, long dn, long sweeps);
+res5 r_osc(double x0, double v0, double k, double c, long steps, double dret);
+double r_curv(const double *p, long n, double *dp, long dn, double dret);
+double r_quad(const double *a, long an, double *da, long dan, const double *x, long n,
+              double *dx, long dn, double *y, long m, double *dy, long dm, double dret);
+__attribute__((weak)) double r_ent(const double *z, long n, double *dz, long dn, double dret);
+__attribute__((weak)) double r_bins(const double *x, long n, double *dx, long dn, double dret);
+
+struct ctx { long n; const double *p[3]; double s[4]; };
+static double lj_F(const double *v, void *p) {
+  struct ctx *c = p; return lj_energy(v, c->n, c->s[0], c->s[1]);
+}
+static double wlse_z(const double *v, void *p) {
+  struct ctx *c = p; return weighted_lse(v, c->n, c->p[0], c->n);
+}
+static double wlse_w(const double *v, void *p) {
+  struct ctx *c = p; return weighted_lse(c->p[0], c->n, v, c->n);
+}
+static double relax_F(const double *v, void *p) {
+  struct ctx *c = p; double x[32];
+  memcpy(x, v, c->n * sizeof(double));
+  relax(x, c->n, 5);
+  double s = 0; for (long i = 0; i < c->n; ++i) s += c->p[0][i] * x[i];
+  return s;
+}
+static double osc_F(const double *v, void *p) { (void)p; return damped_osc(v[0], v[1], v[2], v[3], 3000); }
+static double curv_F(const double *v, void *p) { struct ctx *c = p; return chain_curvature(v, c->n); }
+static double quad_L(const double *v, void *p) {
+  /* v = [a (n*n), x (n)]; L = q + seed . y */
+  struct ctx *c = p; double y[8];
+  long n = c->n;
+  double q = mat_quad(v, n * n, v + n * n, n, y, n);
+  for (long i = 0; i < n; ++i) q += c->p[0][i] * y[i];
+  return q;
+}
+static double ent_F(const double *v, void *p) { struct ctx *c = p; return softmax_entropy(v, c->n); }
+static double bins_F(const double *v, void *p) { struct ctx *c = p; return boxed_bins(v, c->n); }
+static void check_grad(double (*F)(const double *, void *), void *c, const double *x, int n,
+                       const double *got, double scale) {
+  for (int i = 0; i < n; ++i) {
+    double e[64] = {0};
+    e[i] = 1;
+    CHECK_CLOSE_TOL(scale * fd_dir(F, c, x, e, n), got[i], 1e-6, 1e-8);
+  }
+}
+
+int main(int argc, char **argv) {
+  enum { N = 12 };
+  double pos[N], dpos[N];
+  for (int i = 0; i < N; ++i) { pos[i] = 1.2 * (i / 3) + 0.4 * sin(1.9 * i); dpos[i] = 0.5; }
+  if (argc > 1 && strcmp(argv[1], "short") == 0) {
+    r_lj(pos, N, dpos, N - 3, 1.0, 1.0, 1.0);
+    printf("not stopped\n");
+    return 0;
+  }
+  /* LJ: dret 2, shadow starts at 0.5 (incremented) */
+  {
+    res3 r = r_lj(pos, N, dpos, N, 1.3, 0.9, 2.0);
+    struct ctx c = {N, {0}, {1.3, 0.9}};
+    CHECK_CLOSE(lj_energy(pos, N, 1.3, 0.9), r.primal);
+    for (int i = 0; i < N; ++i) dpos[i] -= 0.5;
+    check_grad(lj_F, &c, pos, N, dpos, 2.0);
+    CHECK_CLOSE(2.0 * r.primal / 1.3, r.a);
+    double h = 1e-6;
+    CHECK_CLOSE_TOL(2.0 * (lj_energy(pos, N, 1.3, 0.9 + h) - lj_energy(pos, N, 1.3, 0.9 - h)) / (2 * h),
+                    r.b, 1e-6, 1e-8);
+  }
+  /* weighted logsumexp, each slice active in turn */
+  if (r_wlse && r_wlse_w) {
+    double z[7] = {0.3, -1.2, 2.5, 0.8, -0.4, 1.9, 0.05}, w[7] = {1, 0.5, 2, 1.5, 0.25, 1, 3};
+    double dz[7] = {0}, dw[7] = {0};
+    CHECK_CLOSE(weighted_lse(z, 7, w, 7), r_wlse(z, 7, dz, 7, w, 7, 1.5));
+    CHECK_CLOSE(weighted_lse(z, 7, w, 7), r_wlse_w(z, 7, w, 7, dw, 7, 1.5));
+    struct ctx cz = {7, {w}, {0}}, cw = {7, {z}, {0}};
+    check_grad(wlse_z, &cz, z, 7, dz, 1.5);
+    check_grad(wlse_w, &cw, w, 7, dw, 1.5);
+  }
+  /* relax in place: the shadow holds the output weights, ends as the gradient */
+  {
+    double x[10], x0[10], dx[10], seed[10];
+    for (int i = 0; i < 10; ++i) { x0[i] = x[i] = cos(0.7 * i); seed[i] = dx[i] = 1 + 0.1 * i; }
+    r_relax(x, 10, dx, 10, 5);
+    double y[10];
+    memcpy(y, x0, sizeof y);
+    relax(y, 10, 5);
+    for (int i = 0; i < 10; ++i) CHECK_CLOSE(y[i], x[i]);
+    struct ctx c = {10, {seed}, {0}};
+    check_grad(relax_F, &c, x0, 10, dx, 1.0);
+  }
+  /* damped oscillator: four Active scalars, dret -0.5 */
+  {
+    double v[4] = {0.7, -0.2, 4.0, 0.3};
+    res5 r = r_osc(v[0], v[1], v[2], v[3], 3000, -0.5);
+    CHECK_CLOSE(damped_osc(v[0], v[1], v[2], v[3], 3000), r.primal);
+    double g[4] = {r.a, r.b, r.c, r.d};
+    check_grad(osc_F, 0, v, 4, g, -0.5);
+  }
+  /* windows(3) */
+  {
+    double p[9], dp[9] = {0};
+    for (int i = 0; i < 9; ++i) p[i] = sin(0.9 * i) + 0.1 * i * i;
+    CHECK_CLOSE(chain_curvature(p, 9), r_curv(p, 9, dp, 9, 1.0));
+    struct ctx c = {9, {0}, {0}};
+    check_grad(curv_F, &c, p, 9, dp, 1.0);
+  }
+  /* chunks_exact with an output slice */
+  {
+    enum { M = 4 };
+    double v[M * M + M], dv[M * M + M] = {0}, y[M], dy[M], seed[M] = {0.5, -1, 2, 0.25};
+    for (int i = 0; i < M * M + M; ++i) v[i] = sin(1.1 * i + 0.3);
+    memcpy(dy, seed, sizeof dy);
+    double q = r_quad(v, M * M, dv, M * M, v + M * M, M, dv + M * M, M, y, M, dy, M, 1.0);
+    double yy[M];
+    CHECK_CLOSE(mat_quad(v, M * M, v + M * M, M, yy, M), q);
+    for (int i = 0; i < M; ++i) { CHECK_CLOSE(yy[i], y[i]); CHECK(dy[i] == 0); }
+    struct ctx c = {M, {seed}, {0}};
+    check_grad(quad_L, &c, v, M * M + M, dv, 1.0);
+  }
+  /* a Vec collected from an iterator; a Box'd array (opt-level 3 only) */
+  if (r_ent && r_bins) {
+    double z[9] = {0.3, -1.2, 2.5, 0.8, -0.4, 1.9, 0.05, 1.1, 0.7}, dz[9] = {0};
+    struct ctx c = {9, {0}, {0}};
+    CHECK_CLOSE(softmax_entropy(z, 9), r_ent(z, 9, dz, 9, 2.0));
+    check_grad(ent_F, &c, z, 9, dz, 2.0);
+    memset(dz, 0, sizeof dz);
+    CHECK_CLOSE(boxed_bins(z, 9), r_bins(z, 9, dz, 9, -1.0));
+    check_grad(bins_F, &c, z, 9, dz, -1.0);
+  }
+  return fd_report();
+}
