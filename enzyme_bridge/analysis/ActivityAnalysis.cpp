@@ -16,6 +16,7 @@
 #include "enzyme_bridge/analysis/ActivityAnalysis.h"
 
 #include "enzyme_bridge/analysis/KnownFunctions.h"
+#include "enzyme_bridge/analysis/TypeAnalysis.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Function.h"
@@ -24,6 +25,8 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <optional>
 
 using namespace llvm;
 
@@ -161,6 +164,17 @@ private:
   DenseMap<const Argument *, bool> memo_;
 };
 
+/// Memory that is never written: all the objects under `ptr` are constant
+/// globals.
+bool IsConstantMemory(const Value *ptr) {
+  SmallVector<const Value *, 4> objs;
+  getUnderlyingObjects(ptr, objs);
+  return !objs.empty() && all_of(objs, [](const Value *o) {
+    const auto *gv = dyn_cast<GlobalVariable>(o);
+    return gv && gv->isConstant();
+  });
+}
+
 class Solver {
 public:
   Solver(const Function &f, SmallPtrSetImpl<const Value *> &varied,
@@ -221,6 +235,16 @@ public:
       VaryMemory(l->getPointerOperand());
   }
 
+  /// The type analysis saw a pointer stored somewhere in `ptr`'s memory.
+  bool MayHoldPointers(const Value *ptr) {
+    if (!types_)
+      types_.emplace(TypeInfo::Compute(f_));
+    return any_of(types_->TypesAt(ptr).at, [](const auto &e) {
+      return e.second.kind == BaseType::Pointer ||
+             e.second.kind == BaseType::Anything;
+    });
+  }
+
   void SolveVaried() {
     while (!work_.empty()) {
       const Value *v = work_.pop_back_val();
@@ -262,6 +286,13 @@ public:
       if (const auto *mt = dyn_cast<MemTransferInst>(call)) {
         if (v == mt->getSource())
           VaryMemory(mt->getDest());
+        // Active memory that receives a copy of pointers: the destination's
+        // shadow must then hold their shadows, which come from the
+        // source's shadow, so the source needs one too. (Floats copied
+        // from inactive memory need nothing: their adjoint is dropped.)
+        if (v == mt->getDest() && !IsConstantMemory(mt->getSource()) &&
+            MayHoldPointers(mt->getSource()))
+          VaryMemory(mt->getSource());
         return;
       }
       if (isa<MemSetInst>(call))
@@ -331,6 +362,7 @@ private:
   SmallVector<const Value *, 32> work_;
   SmallPtrSet<const Value *, 32> memory_;
   WriteOracle writes_;
+  std::optional<TypeInfo> types_;
 };
 
 } // namespace

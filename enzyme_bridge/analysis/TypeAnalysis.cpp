@@ -66,6 +66,30 @@ BaseType MemoryTypes::Lookup(int64_t offset) const {
   return all != at.end() ? all->second : BaseType();
 }
 
+std::optional<std::vector<CopiedField>>
+FieldsOfFixedCopy(const MemoryTypes &mt, uint64_t bytes, const DataLayout &dl) {
+  std::vector<CopiedField> fields;
+  uint64_t end = 0; // Where the previous field ends (the map is sorted).
+  for (const auto &[offset, t] : mt.at) {
+    if (offset < 0 || t.kind == BaseType::Unknown ||
+        t.kind == BaseType::Anything)
+      return std::nullopt;
+    if (t.kind == BaseType::Integer)
+      continue;
+    uint64_t size = t.kind == BaseType::Pointer
+                        ? dl.getPointerSize()
+                        : dl.getTypeStoreSize(t.fp).getFixedValue();
+    if (t.kind == BaseType::Float && !t.fp->isDoubleTy() && !t.fp->isFloatTy())
+      return std::nullopt;
+    if (static_cast<uint64_t>(offset) < end ||
+        static_cast<uint64_t>(offset) + size > bytes)
+      return std::nullopt;
+    end = offset + size;
+    fields.push_back({offset, t});
+  }
+  return fields;
+}
+
 bool MemoryTypes::Add(int64_t offset, BaseType t) {
   if (t.kind == BaseType::Unknown)
     return false;

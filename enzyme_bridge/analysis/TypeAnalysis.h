@@ -16,9 +16,12 @@
 #include "llvm/IR/PassManager.h"
 
 #include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace llvm {
+class DataLayout;
 class Function;
 class Instruction;
 class LLVMContext;
@@ -57,6 +60,21 @@ struct MemoryTypes {
   /// `{[-1]:Float@double}`, `{[0]:Integer, [8]:Pointer}`.
   std::string ToString() const;
 };
+
+/// One field of a fixed-size copy whose bytes are not all one type.
+struct CopiedField {
+  int64_t offset;
+  BaseType type; ///< Float (with its LLVM type) or Pointer.
+};
+
+/// The float and pointer fields of `bytes` copied bytes described by `mt`
+/// (a struct copy: a pointer, an integer and two doubles, say); nullopt when
+/// the description has an array entry (offset -1), conflicting or unknown
+/// facts, a float other than double/float, or fields that overlap or run
+/// past the end. Integer bytes need nothing and are left out.
+std::optional<std::vector<CopiedField>>
+FieldsOfFixedCopy(const MemoryTypes &mt, uint64_t bytes,
+                  const llvm::DataLayout &dl);
 
 /// Parses an "enzyme_type" string for a pointer: `{[-1]:Pointer,
 /// [-1,-1]:Float@double}` gives the pointee `{[-1]:Float@double}`; for a

@@ -213,8 +213,9 @@ void SetReturnFlags(RequestCall &rc, bool constReturn, bool noReturn) {
   Type *retTy = req.fn->getReturnType();
   bool differentiableRet = !retTy->isVoidTy() && !retTy->isIntOrIntVectorTy();
   // Forward: the tangent of the result is returned. Reverse: the result is
-  // an active output, seeded with 1.0 (or `enzyme_seed`).
-  req.return_tangent = differentiableRet && !constReturn && !noReturn &&
+  // an active output, seeded with 1.0 (or `enzyme_seed`). `enzyme_noret`
+  // only drops the primal result, as in Enzyme; the derivative part stays.
+  req.return_tangent = differentiableRet && !constReturn &&
                        !(req.mode == Mode::Reverse && retTy->isPointerTy());
   if (noReturn)
     req.return_primal = false;

@@ -38,7 +38,7 @@ struct DiffRequest {
   /// The derivative also returns the primal result.
   bool return_primal = false;
   /// The derivative returns the tangent (forward) of the result; false for
-  /// a void/integer result or with `enzyme_const_return` / `enzyme_noret`.
+  /// a void/integer result or with `enzyme_const_return`.
   bool return_tangent = false;
 
   bool operator==(const DiffRequest &o) const {

@@ -61,6 +61,17 @@ Function *CopyAdjointHelper(Module &m, Type *elem) {
 
 } // namespace
 
+bool ReverseEmitter::TouchesActiveData(CallBase &call) {
+  // A void call is "active" when any operand is varied, integers moving
+  // raw bits included; what it receives is what counts.
+  bool touches = (Active(&call) && !call.getType()->isVoidTy()) ||
+                 HasAdjoint(&call);
+  for (Value *arg : call.args())
+    touches |= !isa<Constant>(arg) && (Active(arg) || shadows_.count(arg)) &&
+               (HoldsFloat(arg->getType()) || ContainsPointer(arg->getType()));
+  return touches;
+}
+
 absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
   if (IsInactiveCall(call))
     return absl::OkStatus();
@@ -69,12 +80,7 @@ absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
   AllocKind kind = ClassifyAllocation(call);
   if (kind != AllocKind::None)
     return VisitAllocationCall(call, static_cast<int>(kind));
-  bool touchesActive = Active(&call) || HasAdjoint(&call);
-  for (Value *arg : call.args())
-    touchesActive |= !isa<Constant>(arg) &&
-                     (Active(arg) || shadows_.count(arg)) &&
-                     (HoldsFloat(arg->getType()) || ContainsPointer(arg->getType()));
-  if (!touchesActive)
+  if (!TouchesActiveData(call))
     return absl::OkStatus();
   if (auto *ii = dyn_cast<IntrinsicInst>(&call))
     if (VisitReduction(*ii))
@@ -147,6 +153,24 @@ bool ReverseEmitter::VisitReduction(IntrinsicInst &call) {
   return true;
 }
 
+void ReverseEmitter::EmitFieldCopyAdjoint(Value *dst, Value *src,
+                                          ArrayRef<CopiedField> fields) {
+  // All destination adjoints are read and cleared before any is added to
+  // the source: the two may overlap (memmove).
+  SmallVector<std::pair<Value *, Value *>, 8> moved;
+  for (const CopiedField &f : fields) {
+    if (f.type.kind != BaseType::Float)
+      continue;
+    Value *d = rb_.CreateConstInBoundsGEP1_64(rb_.getInt8Ty(), dst, f.offset);
+    Value *adj = rb_.CreateLoad(f.type.fp, d);
+    rb_.CreateStore(Constant::getNullValue(f.type.fp), d);
+    moved.push_back({adj, rb_.CreateConstInBoundsGEP1_64(rb_.getInt8Ty(), src,
+                                                         f.offset)});
+  }
+  for (auto &[adj, s] : moved)
+    rb_.CreateStore(rb_.CreateFAdd(rb_.CreateLoad(adj->getType(), s), adj), s);
+}
+
 absl::Status ReverseEmitter::VisitMemoryIntrinsic(CallBase &call) {
   auto &mi = cast<MemIntrinsic>(call);
   Value *dst = LookupShadow(mi.getDest());
@@ -183,10 +207,19 @@ absl::Status ReverseEmitter::VisitMemoryIntrinsic(CallBase &call) {
                              // forward sweep copied the shadow pointers).
   if (mixed || unknown || !elem ||
       !(elem->isDoubleTy() || elem->isFloatTy()) ||
-      any_of(mt.at, [](auto &e) { return e.second.kind != BaseType::Float; }))
+      any_of(mt.at, [](auto &e) { return e.second.kind != BaseType::Float; })) {
+    // A struct copy of known layout: field by field.
+    auto *bytes = dyn_cast<ConstantInt>(mi.getLength());
+    if (auto fields = bytes ? FieldsOfFixedCopy(mt, bytes->getZExtValue(),
+                                                out_.getDataLayout())
+                            : std::nullopt) {
+      EmitFieldCopyAdjoint(dst, src, *fields);
+      return absl::OkStatus();
+    }
     return Unsupported(call, "a memory copy of active data whose type is "
                              "mixed or unknown (type analysis: " +
                                  mt.ToString() + ")");
+  }
   if (isa<MemMoveInst>(mi)) {
     // The buffers may overlap: take the destination's adjoint first.
     FunctionCallee mallocFn = out_.getParent()->getOrInsertFunction(

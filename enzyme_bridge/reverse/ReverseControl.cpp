@@ -149,12 +149,16 @@ absl::Status ReverseEmitter::CheckTerminator(Instruction &term) {
   auto *inv = dyn_cast<InvokeInst>(&term);
   if (!inv || IsInactiveCall(*inv))
     return absl::OkStatus();
-  bool touches = Active(inv);
-  for (Value *arg : inv->args())
-    touches |= !isa<Constant>(arg) && (Active(arg) || shadows_.count(arg));
-  if (touches)
-    return Unsupported(term, "an invoke (a call that may throw) on active "
-                             "data that could not be inlined");
+  if (!TouchesActiveData(*inv))
+    return absl::OkStatus();
+  Function *callee = CalledFunction(*inv);
+  if (callee && callee->isDeclaration())
+    return Unsupported(term, "an invoke (a call that may throw) of `" +
+                                 callee->getName().str() +
+                                 "`, which has no body and no derivative "
+                                 "rule, on active data");
+  return Unsupported(term, "an invoke (a call that may throw) on active "
+                           "data that could not be inlined");
   return absl::OkStatus();
 }
 

@@ -102,6 +102,9 @@ public:
   absl::Status visitInsertElementInst(llvm::InsertElementInst &i);
   absl::Status visitShuffleVectorInst(llvm::ShuffleVectorInst &i);
   absl::Status visitCallBase(llvm::CallBase &call);
+  /// The call returns or receives active data: a float with a derivative,
+  /// or a pointer with a shadow.
+  bool TouchesActiveData(llvm::CallBase &call);
   absl::Status visitFreezeInst(llvm::FreezeInst &i);
 
 private:
@@ -194,6 +197,10 @@ private:
   absl::Status ApplyRule(llvm::Instruction &i);
   absl::Status VisitAllocationCall(llvm::CallBase &call, int kind);
   absl::Status VisitMemoryIntrinsic(llvm::CallBase &call);
+  /// The adjoint of a struct copy: float fields move from `dst`'s shadow
+  /// to `src`'s.
+  void EmitFieldCopyAdjoint(llvm::Value *dst, llvm::Value *src,
+                            llvm::ArrayRef<CopiedField> fields);
   /// Vector reductions (fadd, fmax, fmin, fmaximum, fminimum); false for
   /// other intrinsics.
   bool VisitReduction(llvm::IntrinsicInst &call);

@@ -25,6 +25,24 @@
 using namespace llvm;
 
 namespace autodiff {
+
+namespace {
+
+/// Where a pointer without a shadow came from, when that explains it: a
+/// call to a function without a body ("; the pointer comes from `f`, ...").
+std::string PointerOrigin(Value *ptr) {
+  auto *call = dyn_cast<CallBase>(getUnderlyingObject(ptr));
+  Function *callee = call ? CalledFunction(*call) : nullptr;
+  if (!callee || !callee->isDeclaration())
+    return "";
+  return "; the pointer comes from a call to `" + callee->getName().str() +
+         "`, which has no body and no derivative rule, so its shadow cannot "
+         "be made (give its definition to the module, or register a custom "
+         "derivative)";
+}
+
+} // namespace
+
 namespace {
 
 /// The `!enzyme_shadow` global of `g`, if registered.
@@ -91,13 +109,21 @@ absl::Status ReverseEmitter::BuildShadows() {
       fb_.SetInsertPoint(i.getNextNode());
       if (auto *store = dyn_cast<StoreInst>(&i)) {
         Value *v = store->getValueOperand();
-        if (!v->getType()->isPointerTy() || !Active(v))
+        if (!ContainsPointer(v->getType()) || !Active(v))
           continue;
         Value *sv = shadowOf(v);
         Value *sp = shadowOf(store->getPointerOperand());
+        if (!v->getType()->isPointerTy() && sp && !sv) {
+          // An aggregate with floats beside pointers without shadows
+          // ({double, ptr to constant data}, say): the pointer fields'
+          // shadows are unknown; reported where they are used.
+          continue;
+        }
         if (!sv || !sp)
           return Unsupported(i, "storing an active pointer whose shadow "
-                                "(or whose destination's shadow) is unknown");
+                                "(or whose destination's shadow) is unknown" +
+                                    PointerOrigin(sv ? store->getPointerOperand()
+                                                     : v));
         fb_.CreateAlignedStore(sv, sp, store->getAlign(), store->isVolatile());
         continue;
       }
@@ -105,18 +131,57 @@ absl::Status ReverseEmitter::BuildShadows() {
         // Memory of pointers and integers only: its shadow holds shadow
         // pointers, copied along (adjoints are never copied forward).
         Value *sd = shadowOf(mt->getDest()), *ss = shadowOf(mt->getSource());
-        if (!sd || !ss)
+        if (!sd)
           continue;
         if (!types_)
           types_.emplace(TypeInfo::Compute(out_));
         MemoryTypes t = types_->TypesAt(mt->getSource());
-        if (t.Empty() || any_of(t.at, [](auto &e) {
+        if (!ss) {
+          // Pointers copied into active memory from memory without a
+          // shadow: their shadows are unknown (a zero-filled shadow would
+          // be a null pointer, dereferenced later).
+          if (any_of(t.at, [](auto &e) {
+                return e.second.kind == BaseType::Pointer;
+              }))
+            return Unsupported(i, "copying pointers into active memory "
+                                  "from memory without a shadow: the "
+                                  "shadows of the copied pointers are "
+                                  "unknown" +
+                                      PointerOrigin(mt->getSource()));
+          continue;
+        }
+        t.at.merge(types_->TypesAt(mt->getDest()).at);
+        if (t.Empty())
+          continue;
+        if (none_of(t.at, [](auto &e) {
               return e.second.kind != BaseType::Pointer &&
                      e.second.kind != BaseType::Integer;
-            }))
+            })) {
+          fb_.CreateMemCpy(sd, mt->getDestAlign(), ss, mt->getSourceAlign(),
+                           mt->getLength());
           continue;
-        fb_.CreateMemCpy(sd, mt->getDestAlign(), ss, mt->getSourceAlign(),
-                         mt->getLength());
+        }
+        // A struct copy with floats too: only the pointer fields' shadows
+        // are copied (float shadows are adjoints, moved by the reverse
+        // sweep). All are read before any is written (memmove).
+        auto *bytes = dyn_cast<ConstantInt>(mt->getLength());
+        auto fields = bytes ? FieldsOfFixedCopy(t, bytes->getZExtValue(),
+                                                out_.getDataLayout())
+                            : std::nullopt;
+        if (!fields)
+          continue; // Float arrays; mixed or unknown: the reverse sweep
+                    // reports it.
+        SmallVector<std::pair<Value *, int64_t>, 4> ptrs;
+        for (const CopiedField &f : *fields)
+          if (f.type.kind == BaseType::Pointer)
+            ptrs.push_back({fb_.CreateLoad(
+                                fb_.getPtrTy(),
+                                fb_.CreateConstInBoundsGEP1_64(
+                                    fb_.getInt8Ty(), ss, f.offset)),
+                            f.offset});
+        for (auto &[p, offset] : ptrs)
+          fb_.CreateStore(p, fb_.CreateConstInBoundsGEP1_64(fb_.getInt8Ty(),
+                                                            sd, offset));
         continue;
       }
       if (auto *ins = dyn_cast<InsertValueInst>(&i)) {
@@ -125,9 +190,13 @@ absl::Status ReverseEmitter::BuildShadows() {
         Value *part = ins->getInsertedValueOperand();
         Value *agg = shadowOf(ins->getAggregateOperand());
         Value *sp = ContainsPointer(part->getType()) ? shadowOf(part) : part;
-        if (!ContainsPointer(i.getType()) || (!Active(&i) && !Active(part)))
-          continue;
-        if (!agg || !sp)
+        // An inactive pointer field (Numba's meminfo beside an active data
+        // pointer): nothing reads active data through it; null shadow.
+        if (!sp && !Active(part))
+          sp = Constant::getNullValue(part->getType());
+        // Built even when inactive if every part has a shadow (null and
+        // undef are their own): an active pointer may be inserted later.
+        if (!ContainsPointer(i.getType()) || !agg || !sp)
           continue; // Reported where a pointer without shadow is used.
         shadows_[&i] =
             fb_.CreateInsertValue(agg, sp, ins->getIndices(), i.getName() + "'");
@@ -138,6 +207,16 @@ absl::Status ReverseEmitter::BuildShadows() {
         if (agg && ContainsPointer(i.getType()))
           shadows_[&i] = fb_.CreateExtractValue(agg, ext->getIndices(),
                                                 i.getName() + "'");
+        continue;
+      }
+      if (auto *load = dyn_cast<LoadInst>(&i);
+          load && !i.getType()->isPointerTy() &&
+          ContainsPointer(i.getType()) && Active(&i)) {
+        // An aggregate holding pointers read whole (a small struct that a
+        // helper returned by value, at -O0): read whole from the shadow.
+        if (Value *sp = shadowOf(load->getPointerOperand()))
+          shadows_[&i] = fb_.CreateAlignedLoad(
+              load->getType(), sp, load->getAlign(), i.getName() + "'");
         continue;
       }
       if (!i.getType()->isPointerTy())

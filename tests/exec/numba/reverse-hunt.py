@@ -10,9 +10,8 @@
 # data-dependent loop and an output array. Each module is dumped with
 # inspect_llvm() in a child process, linked with Inputs/hunt_reverse_driver.c,
 # differentiated, linked with abort() stubs for the CPython/Numba symbols on
-# error paths, and run, with Numba's default optimization. (Under
-# NUMBA_OPT=0 only `mul` works today: `energy` and `energy_c` crash at run
-# time and `clipped` is refused, known bugs; --numba-opt 0 runs that.)
+# error paths, and run, with Numba's default optimization;
+# reverse-hunt-opt0.py runs it with --numba-opt 0.
 #
 # REQUIRES: numba
 # RUN: %python-numba %s --clang %clang --autodiff-opt %autodiff-opt --testlib %testlib --inputs %S/Inputs --work %t
