@@ -146,6 +146,18 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
         ContainsPointer(call.getType()) && Active(&call) &&
         ReturnsFreshMemory(*callee))
       return VisitModuleCall(call, *callee);
+    // A pointer from a function without a body into memory that receives
+    // active data: its shadow cannot be made (the zero arena's would
+    // fault at the first write).
+    if (callee && callee->isDeclaration() && !FindRule(call) &&
+        ContainsPointer(call.getType()) && Active(&call))
+      return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                     "the function has no body and no derivative rule, "
+                     "and returns a pointer to memory that receives active "
+                     "data, so its shadow cannot be made; give its "
+                     "definition to the module, or register a custom "
+                     "derivative (__enzyme_register_derivative_" +
+                         callee->getName().str() + ")");
     return absl::OkStatus(); // Copied: nothing active flows in.
   }
 

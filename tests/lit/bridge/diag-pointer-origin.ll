@@ -1,10 +1,11 @@
 ; Pointers whose shadows cannot be made: they come from functions without a
 ; body, directly or copied through memory (a struct copy), or from an
-; invoke of one. Each is a diagnostic naming the function, never a
+; invoke of one, in either mode. Each is a diagnostic naming the function, never a
 ; derivative that dereferences a null shadow.
 ; RUN: not %autodiff-opt %s -o %t.ll 2>&1 | FileCheck %s
 ; RUN: not test -e %t.ll
 ; CHECK-DAG: in function `copied` (while generating `diffe_copied`), `store`: reverse mode does not yet support storing an active pointer whose shadow (or whose destination's shadow) is unknown; the pointer comes from a call to `get_buf`, which has no body and no derivative rule
+; CHECK-DAG: in function `copied` (while generating `fwddiffe_copied`), call to `get_buf`: the function has no body and no derivative rule, and returns a pointer to memory that receives active data
 ; CHECK-DAG: in function `invoked` (while generating `diffe_invoked`), invoke of `make_buf`: reverse mode does not yet support an invoke (a call that may throw) of `make_buf`, which has no body and no derivative rule, on active data
 
 declare ptr @get_buf(i64)
@@ -41,6 +42,11 @@ lp:
 }
 
 declare double @__enzyme_autodiff(...)
+declare double @__enzyme_fwddiff(...)
+define double @f1(double %x) {
+  %d = call double (...) @__enzyme_fwddiff(ptr @copied, double %x, double 1.0)
+  ret double %d
+}
 define double @d1(double %x) {
   %d = call double (...) @__enzyme_autodiff(ptr @copied, double %x)
   ret double %d
