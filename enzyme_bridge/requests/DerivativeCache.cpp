@@ -67,8 +67,9 @@ absl::StatusOr<Function *> DerivativeCache::Get(const DiffRequest &r) {
                                  GlobalValue::InternalLinkage,
                                  r.DerivativeName(), &m_);
   // Callers are created before the body is cloned: fix the convention now.
+  // (Its attributes, `autodiff-primal` included, come with the body:
+  // attribute lists made here would stay in the context unused.)
   f->setCallingConv(r.fn->getCallingConv());
-  f->addFnAttr(kPrimalAttr, r.fn->getName());
   map_.insert({r, f});
   pending_.push_back(r);
   return f;
