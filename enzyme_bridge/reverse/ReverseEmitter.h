@@ -123,6 +123,15 @@ private:
 
   // Shadows of pointers in the forward sweep (ReverseShadows.cpp).
   absl::Status BuildShadows();
+  /// The shadow of `v` made so far; null, undef and zero are their own.
+  llvm::Value *KnownShadow(llvm::Value *v);
+  absl::Status ShadowStore(llvm::StoreInst &store);
+  absl::Status ShadowMemTransfer(llvm::MemTransferInst &mt);
+  /// insertvalue, extractvalue and whole loads of aggregates with pointers.
+  void ShadowAggregate(llvm::Instruction &i);
+  /// Pointer-valued instructions; `receiver`: a stack slot that receives
+  /// active values.
+  absl::Status ShadowPointer(llvm::Instruction &i, bool receiver);
 
   // Tape (ReverseTape.cpp).
   void CreateLoopTapes();

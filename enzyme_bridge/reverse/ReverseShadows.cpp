@@ -56,6 +56,18 @@ Value *RegisteredShadow(GlobalVariable &g) {
 
 } // namespace
 
+Value *ReverseEmitter::KnownShadow(Value *v) {
+  if (isa<ConstantPointerNull>(v) || isa<UndefValue>(v) ||
+      isa<ConstantAggregateZero>(v))
+    return v;
+  // An address computed from null (the end of an empty std::vector) is
+  // never dereferenced: its own shadow.
+  if (auto *gep = dyn_cast<GetElementPtrInst>(v))
+    if (isa<ConstantPointerNull>(gep->getPointerOperand()))
+      return v;
+  return shadows_.lookup(v);
+}
+
 absl::Status ReverseEmitter::BuildShadows() {
   for (auto &entry : cloned_.shadows)
     shadows_[entry.first] = entry.second[0];
@@ -63,17 +75,6 @@ absl::Status ReverseEmitter::BuildShadows() {
     if (Value *s = RegisteredShadow(g))
       shadows_[&g] = s;
 
-  auto shadowOf = [&](Value *v) -> Value * {
-    if (isa<ConstantPointerNull>(v) || isa<UndefValue>(v) ||
-        isa<ConstantAggregateZero>(v))
-      return v;
-    // An address computed from null (the end of an empty std::vector) is
-    // never dereferenced: its own shadow.
-    if (auto *gep = dyn_cast<GetElementPtrInst>(v))
-      if (isa<ConstantPointerNull>(gep->getPointerOperand()))
-        return v;
-    return shadows_.lookup(v);
-  };
   // Stack slots that receive active values need shadows even where the
   // activity analysis calls the slot itself inactive (an iterator struct
   // holding a pointer into an active slice, say).
@@ -107,190 +108,203 @@ absl::Status ReverseEmitter::BuildShadows() {
       if (isa<PHINode>(i) || i.isTerminator())
         continue;
       fb_.SetInsertPoint(i.getNextNode());
-      if (auto *store = dyn_cast<StoreInst>(&i)) {
-        Value *v = store->getValueOperand();
-        if (!ContainsPointer(v->getType()) || !Active(v))
-          continue;
-        Value *sv = shadowOf(v);
-        Value *sp = shadowOf(store->getPointerOperand());
-        if (!v->getType()->isPointerTy() && sp && !sv) {
-          // An aggregate with floats beside pointers without shadows
-          // ({double, ptr to constant data}, say): the pointer fields'
-          // shadows are unknown; reported where they are used.
-          continue;
-        }
-        if (!sv || !sp)
-          return Unsupported(i, "storing an active pointer whose shadow "
-                                "(or whose destination's shadow) is unknown" +
-                                    PointerOrigin(sv ? store->getPointerOperand()
-                                                     : v));
-        fb_.CreateAlignedStore(sv, sp, store->getAlign(), store->isVolatile());
-        continue;
-      }
-      if (auto *mt = dyn_cast<MemTransferInst>(&i)) {
-        // Memory of pointers and integers only: its shadow holds shadow
-        // pointers, copied along (adjoints are never copied forward).
-        Value *sd = shadowOf(mt->getDest()), *ss = shadowOf(mt->getSource());
-        if (!sd)
-          continue;
-        if (!types_)
-          types_.emplace(TypeInfo::Compute(out_));
-        MemoryTypes t = types_->TypesAt(mt->getSource());
-        if (!ss) {
-          // Pointers copied into active memory from memory without a
-          // shadow: their shadows are unknown (a zero-filled shadow would
-          // be a null pointer, dereferenced later).
-          if (any_of(t.at, [](auto &e) {
-                return e.second.kind == BaseType::Pointer;
-              }))
-            return Unsupported(i, "copying pointers into active memory "
-                                  "from memory without a shadow: the "
-                                  "shadows of the copied pointers are "
-                                  "unknown" +
-                                      PointerOrigin(mt->getSource()));
-          continue;
-        }
-        t.at.merge(types_->TypesAt(mt->getDest()).at);
-        if (t.Empty())
-          continue;
-        if (none_of(t.at, [](auto &e) {
-              return e.second.kind != BaseType::Pointer &&
-                     e.second.kind != BaseType::Integer;
-            })) {
-          fb_.CreateMemCpy(sd, mt->getDestAlign(), ss, mt->getSourceAlign(),
-                           mt->getLength());
-          continue;
-        }
-        // A struct copy with floats too: only the pointer fields' shadows
-        // are copied (float shadows are adjoints, moved by the reverse
-        // sweep). All are read before any is written (memmove).
-        auto *bytes = dyn_cast<ConstantInt>(mt->getLength());
-        auto fields = bytes ? FieldsOfFixedCopy(t, bytes->getZExtValue(),
-                                                out_.getDataLayout())
-                            : std::nullopt;
-        if (!fields)
-          continue; // Float arrays; mixed or unknown: the reverse sweep
-                    // reports it.
-        SmallVector<std::pair<Value *, int64_t>, 4> ptrs;
-        for (const CopiedField &f : *fields)
-          if (f.type.kind == BaseType::Pointer)
-            ptrs.push_back({fb_.CreateLoad(
-                                fb_.getPtrTy(),
-                                fb_.CreateConstInBoundsGEP1_64(
-                                    fb_.getInt8Ty(), ss, f.offset)),
-                            f.offset});
-        for (auto &[p, offset] : ptrs)
-          fb_.CreateStore(p, fb_.CreateConstInBoundsGEP1_64(fb_.getInt8Ty(),
-                                                            sd, offset));
-        continue;
-      }
-      if (auto *ins = dyn_cast<InsertValueInst>(&i)) {
-        // Aggregates holding pointers (Rust's slices at opt-level 0): the
-        // shadow aggregate holds the shadows, other fields as they are.
-        Value *part = ins->getInsertedValueOperand();
-        Value *agg = shadowOf(ins->getAggregateOperand());
-        Value *sp = ContainsPointer(part->getType()) ? shadowOf(part) : part;
-        // An inactive pointer field (Numba's meminfo beside an active data
-        // pointer): nothing reads active data through it; null shadow.
-        if (!sp && !Active(part))
-          sp = Constant::getNullValue(part->getType());
-        // Built even when inactive if every part has a shadow (null and
-        // undef are their own): an active pointer may be inserted later.
-        if (!ContainsPointer(i.getType()) || !agg || !sp)
-          continue; // Reported where a pointer without shadow is used.
-        shadows_[&i] =
-            fb_.CreateInsertValue(agg, sp, ins->getIndices(), i.getName() + "'");
-        continue;
-      }
-      if (auto *ext = dyn_cast<ExtractValueInst>(&i)) {
-        Value *agg = shadowOf(ext->getAggregateOperand());
-        if (agg && ContainsPointer(i.getType()))
-          shadows_[&i] = fb_.CreateExtractValue(agg, ext->getIndices(),
-                                                i.getName() + "'");
-        continue;
-      }
-      if (auto *load = dyn_cast<LoadInst>(&i);
-          load && !i.getType()->isPointerTy() &&
-          ContainsPointer(i.getType()) && Active(&i)) {
-        // An aggregate holding pointers read whole (a small struct that a
-        // helper returned by value, at -O0): read whole from the shadow.
-        if (Value *sp = shadowOf(load->getPointerOperand()))
-          shadows_[&i] = fb_.CreateAlignedLoad(
-              load->getType(), sp, load->getAlign(), i.getName() + "'");
-        continue;
-      }
-      if (!i.getType()->isPointerTy())
-        continue;
-      bool derived = (isa<GetElementPtrInst>(i) || isa<BitCastInst>(i) ||
-                      isa<AddrSpaceCastInst>(i)) &&
-                     shadows_.count(i.getOperand(0));
-      if (!Active(&i) && !receivers.count(&i) && !derived)
-        continue;
-      Value *shadow = nullptr;
-      if (isa<GetElementPtrInst>(i) || isa<BitCastInst>(i) ||
-          isa<AddrSpaceCastInst>(i)) {
-        Value *base = shadowOf(i.getOperand(0));
-        if (!base)
-          continue; // No shadow: reported where the pointer is used.
-        Instruction *copy = i.clone();
-        copy->setOperand(0, base);
-        copy->setName(i.getName() + "'");
-        shadow = fb_.Insert(copy);
-      } else if (auto *sel = dyn_cast<SelectInst>(&i)) {
-        Value *t = shadowOf(sel->getTrueValue());
-        Value *f = shadowOf(sel->getFalseValue());
-        if (!t || !f)
-          return Unsupported(i, "a select between an active pointer and one "
-                                "without shadow memory");
-        shadow = fb_.CreateSelect(sel->getCondition(), t, f,
-                                  i.getName() + "'");
-      } else if (auto *load = dyn_cast<LoadInst>(&i)) {
-        Value *sp = shadowOf(load->getPointerOperand());
-        if (!sp)
-          continue;
-        shadow = fb_.CreateAlignedLoad(load->getType(), sp, load->getAlign(),
-                                       i.getName() + "'");
-      } else if (auto *a = dyn_cast<AllocaInst>(&i)) {
-        if (a->getParent() != &out_.getEntryBlock() || !a->isStaticAlloca())
-          return Unsupported(i, "a dynamically sized stack allocation that "
-                                "holds active data");
-        auto *copy = cast<AllocaInst>(a->clone());
-        copy->setName(a->getName() + "'");
-        fb_.Insert(copy);
-        const DataLayout &dl = out_.getDataLayout();
-        fb_.CreateMemSet(copy, fb_.getInt8(0),
-                         fb_.CreateMul(fb_.CreateZExtOrTrunc(
-                                           a->getArraySize(), fb_.getInt64Ty()),
-                                       fb_.getInt64(dl.getTypeAllocSize(
-                                           a->getAllocatedType()))),
-                         a->getAlign());
-        shadow = copy;
-      } else if (auto *call = dyn_cast<CallBase>(&i)) {
-        AllocKind kind = ClassifyAllocation(*call);
-        if (kind != AllocKind::Malloc && kind != AllocKind::Calloc &&
-            kind != AllocKind::AlignedAlloc)
-          continue; // Reported by the call's adjoint.
-        Value *size = call->getArgOperand(kind == AllocKind::AlignedAlloc);
-        if (kind == AllocKind::Calloc)
-          size = fb_.CreateMul(size, call->getArgOperand(1));
-        FunctionCallee calloc = out_.getParent()->getOrInsertFunction(
-            "calloc", fb_.getPtrTy(), fb_.getInt64Ty(), fb_.getInt64Ty());
-        shadow = fb_.CreateCall(
-            calloc, {fb_.getInt64(1), fb_.CreateZExtOrTrunc(size, fb_.getInt64Ty())},
-            i.getName() + "'");
-      }
-      if (shadow)
-        shadows_[&i] = shadow;
+      absl::Status st = absl::OkStatus();
+      if (auto *store = dyn_cast<StoreInst>(&i))
+        st = ShadowStore(*store);
+      else if (auto *mt = dyn_cast<MemTransferInst>(&i))
+        st = ShadowMemTransfer(*mt);
+      else if (isa<InsertValueInst>(i) || isa<ExtractValueInst>(i) ||
+               (isa<LoadInst>(i) && !i.getType()->isPointerTy()))
+        ShadowAggregate(i);
+      else if (i.getType()->isPointerTy())
+        st = ShadowPointer(i, receivers.count(&i));
+      if (!st.ok())
+        return st;
     }
 
   for (auto &[phi, s] : phis)
     for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k) {
-      Value *in = shadowOf(phi->getIncomingValue(k));
+      Value *in = KnownShadow(phi->getIncomingValue(k));
       if (!in)
         return Unsupported(*phi, "a phi joining an active pointer and one "
                                  "without shadow memory");
       s->addIncoming(in, phi->getIncomingBlock(k));
     }
+  return absl::OkStatus();
+}
+
+absl::Status ReverseEmitter::ShadowStore(StoreInst &store) {
+  Value *v = store.getValueOperand();
+  if (!ContainsPointer(v->getType()) || !Active(v))
+    return absl::OkStatus();
+  Value *sv = KnownShadow(v);
+  Value *sp = KnownShadow(store.getPointerOperand());
+  // An aggregate with floats beside pointers without shadows ({double, ptr
+  // to constant data}, say): the pointer fields' shadows are unknown;
+  // reported where they are used.
+  if (!v->getType()->isPointerTy() && sp && !sv)
+    return absl::OkStatus();
+  if (!sv || !sp)
+    return Unsupported(store, "storing an active pointer whose shadow (or "
+                              "whose destination's shadow) is unknown" +
+                                  PointerOrigin(sv ? store.getPointerOperand()
+                                                   : v));
+  fb_.CreateAlignedStore(sv, sp, store.getAlign(), store.isVolatile());
+  return absl::OkStatus();
+}
+
+absl::Status ReverseEmitter::ShadowMemTransfer(MemTransferInst &mt) {
+  // Memory of pointers and integers only: its shadow holds shadow pointers,
+  // copied along (adjoints are never copied forward).
+  Value *sd = KnownShadow(mt.getDest()), *ss = KnownShadow(mt.getSource());
+  if (!sd)
+    return absl::OkStatus();
+  if (!types_)
+    types_.emplace(TypeInfo::Compute(out_));
+  MemoryTypes t = types_->TypesAt(mt.getSource());
+  if (!ss) {
+    // Pointers copied into active memory from memory without a shadow:
+    // their shadows are unknown (a zero-filled shadow would be a null
+    // pointer, dereferenced later).
+    if (any_of(t.at,
+               [](auto &e) { return e.second.kind == BaseType::Pointer; }))
+      return Unsupported(mt, "copying pointers into active memory from "
+                             "memory without a shadow: the shadows of the "
+                             "copied pointers are unknown" +
+                                 PointerOrigin(mt.getSource()));
+    return absl::OkStatus();
+  }
+  t.at.merge(types_->TypesAt(mt.getDest()).at);
+  if (t.Empty())
+    return absl::OkStatus();
+  if (none_of(t.at, [](auto &e) {
+        return e.second.kind != BaseType::Pointer &&
+               e.second.kind != BaseType::Integer;
+      })) {
+    fb_.CreateMemCpy(sd, mt.getDestAlign(), ss, mt.getSourceAlign(),
+                     mt.getLength());
+    return absl::OkStatus();
+  }
+  // A struct copy with floats too: only the pointer fields' shadows are
+  // copied (float shadows are adjoints, moved by the reverse sweep). All
+  // are read before any is written (memmove). Float arrays, and mixed or
+  // unknown layouts, are the reverse sweep's to handle or report.
+  auto *bytes = dyn_cast<ConstantInt>(mt.getLength());
+  auto fields = bytes ? FieldsOfFixedCopy(t, bytes->getZExtValue(),
+                                          out_.getDataLayout())
+                      : std::nullopt;
+  if (!fields)
+    return absl::OkStatus();
+  SmallVector<std::pair<Value *, int64_t>, 4> ptrs;
+  for (const CopiedField &f : *fields)
+    if (f.type.kind == BaseType::Pointer)
+      ptrs.push_back(
+          {fb_.CreateLoad(fb_.getPtrTy(), fb_.CreateConstInBoundsGEP1_64(
+                                              fb_.getInt8Ty(), ss, f.offset)),
+           f.offset});
+  for (auto &[p, offset] : ptrs)
+    fb_.CreateStore(
+        p, fb_.CreateConstInBoundsGEP1_64(fb_.getInt8Ty(), sd, offset));
+  return absl::OkStatus();
+}
+
+void ReverseEmitter::ShadowAggregate(Instruction &i) {
+  if (auto *ins = dyn_cast<InsertValueInst>(&i)) {
+    // Aggregates holding pointers (Rust's slices at opt-level 0): the
+    // shadow aggregate holds the shadows, other fields as they are.
+    Value *part = ins->getInsertedValueOperand();
+    Value *agg = KnownShadow(ins->getAggregateOperand());
+    Value *sp = ContainsPointer(part->getType()) ? KnownShadow(part) : part;
+    // An inactive pointer field (Numba's meminfo beside an active data
+    // pointer): nothing reads active data through it; null shadow.
+    if (!sp && !Active(part))
+      sp = Constant::getNullValue(part->getType());
+    // Built even when inactive if every part has a shadow (null and undef
+    // are their own): an active pointer may be inserted later. Without
+    // one: reported where a pointer without shadow is used.
+    if (ContainsPointer(i.getType()) && agg && sp)
+      shadows_[&i] =
+          fb_.CreateInsertValue(agg, sp, ins->getIndices(), i.getName() + "'");
+    return;
+  }
+  if (auto *ext = dyn_cast<ExtractValueInst>(&i)) {
+    Value *agg = KnownShadow(ext->getAggregateOperand());
+    if (agg && ContainsPointer(i.getType()))
+      shadows_[&i] =
+          fb_.CreateExtractValue(agg, ext->getIndices(), i.getName() + "'");
+    return;
+  }
+  // An aggregate holding pointers read whole (a small struct that a helper
+  // returned by value, at -O0): read whole from the shadow.
+  auto &load = cast<LoadInst>(i);
+  if (!ContainsPointer(i.getType()) || !Active(&i))
+    return;
+  if (Value *sp = KnownShadow(load.getPointerOperand()))
+    shadows_[&i] = fb_.CreateAlignedLoad(load.getType(), sp, load.getAlign(),
+                                         i.getName() + "'");
+}
+
+absl::Status ReverseEmitter::ShadowPointer(Instruction &i, bool receiver) {
+  bool derived = (isa<GetElementPtrInst>(i) || isa<BitCastInst>(i) ||
+                  isa<AddrSpaceCastInst>(i)) &&
+                 shadows_.count(i.getOperand(0));
+  if (!Active(&i) && !receiver && !derived)
+    return absl::OkStatus();
+  Value *shadow = nullptr;
+  if (isa<GetElementPtrInst>(i) || isa<BitCastInst>(i) ||
+      isa<AddrSpaceCastInst>(i)) {
+    Value *base = KnownShadow(i.getOperand(0));
+    if (!base)
+      return absl::OkStatus(); // Reported where the pointer is used.
+    Instruction *copy = i.clone();
+    copy->setOperand(0, base);
+    copy->setName(i.getName() + "'");
+    shadow = fb_.Insert(copy);
+  } else if (auto *sel = dyn_cast<SelectInst>(&i)) {
+    Value *t = KnownShadow(sel->getTrueValue());
+    Value *f = KnownShadow(sel->getFalseValue());
+    if (!t || !f)
+      return Unsupported(i, "a select between an active pointer and one "
+                            "without shadow memory");
+    shadow = fb_.CreateSelect(sel->getCondition(), t, f, i.getName() + "'");
+  } else if (auto *load = dyn_cast<LoadInst>(&i)) {
+    Value *sp = KnownShadow(load->getPointerOperand());
+    if (!sp)
+      return absl::OkStatus();
+    shadow = fb_.CreateAlignedLoad(load->getType(), sp, load->getAlign(),
+                                   i.getName() + "'");
+  } else if (auto *a = dyn_cast<AllocaInst>(&i)) {
+    if (a->getParent() != &out_.getEntryBlock() || !a->isStaticAlloca())
+      return Unsupported(i, "a dynamically sized stack allocation that "
+                            "holds active data");
+    auto *copy = cast<AllocaInst>(a->clone());
+    copy->setName(a->getName() + "'");
+    fb_.Insert(copy);
+    const DataLayout &dl = out_.getDataLayout();
+    fb_.CreateMemSet(
+        copy, fb_.getInt8(0),
+        fb_.CreateMul(
+            fb_.CreateZExtOrTrunc(a->getArraySize(), fb_.getInt64Ty()),
+            fb_.getInt64(dl.getTypeAllocSize(a->getAllocatedType()))),
+        a->getAlign());
+    shadow = copy;
+  } else if (auto *call = dyn_cast<CallBase>(&i)) {
+    AllocKind kind = ClassifyAllocation(*call);
+    if (kind != AllocKind::Malloc && kind != AllocKind::Calloc &&
+        kind != AllocKind::AlignedAlloc)
+      return absl::OkStatus(); // Reported by the call's adjoint.
+    Value *size = call->getArgOperand(kind == AllocKind::AlignedAlloc);
+    if (kind == AllocKind::Calloc)
+      size = fb_.CreateMul(size, call->getArgOperand(1));
+    FunctionCallee calloc = out_.getParent()->getOrInsertFunction(
+        "calloc", fb_.getPtrTy(), fb_.getInt64Ty(), fb_.getInt64Ty());
+    shadow = fb_.CreateCall(
+        calloc,
+        {fb_.getInt64(1), fb_.CreateZExtOrTrunc(size, fb_.getInt64Ty())},
+        i.getName() + "'");
+  }
+  if (shadow)
+    shadows_[&i] = shadow;
   return absl::OkStatus();
 }
 
