@@ -196,6 +196,52 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
 
 absl::Status ForwardEmitter::VisitIntrinsic(CallBase &call, Function &callee) {
   Intrinsic::ID id = callee.getIntrinsicID();
+  if (isa<MemIntrinsic>(call))
+    return VisitMemoryIntrinsic(call);
+
+  SmallVector<Value *, 3> args(call.args());
+  bool anyActive = false;
+  for (Value *a : args)
+    anyActive |= HasT(a);
+  if (!anyActive)
+    return absl::OkStatus();
+
+  switch (id) {
+  case Intrinsic::masked_load:
+  case Intrinsic::masked_gather:
+  case Intrinsic::masked_store:
+  case Intrinsic::masked_scatter:
+    return VisitMaskedAccess(call);
+  case Intrinsic::vector_reduce_fadd:
+  case Intrinsic::vector_reduce_fmul:
+  case Intrinsic::vector_reduce_fmax:
+  case Intrinsic::vector_reduce_fmin:
+  case Intrinsic::vector_reduce_fmaximum:
+  case Intrinsic::vector_reduce_fminimum:
+    return VisitVectorReduction(call);
+  case Intrinsic::modf:
+  case Intrinsic::frexp:
+  case Intrinsic::sincos:
+    return VisitPairResultIntrinsic(call);
+  default:
+    break;
+  }
+  if (FindRule(call))
+    return ApplyRule(call, args);
+  if (callee.getName().starts_with("llvm.x86.") && VisitX86Intrinsic(call))
+    return absl::OkStatus();
+  // An integer result from scalars (lrint, lround, is.fpclass): nothing
+  // carries a derivative out.
+  if (!CarriesDerivative(call.getType()) &&
+      none_of(args, [](Value *a) { return ContainsPointer(a->getType()); }))
+    return absl::OkStatus();
+  return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                 "no derivative rule for intrinsic `" +
+                     callee.getName().str() + "`");
+}
+
+absl::Status ForwardEmitter::VisitMemoryIntrinsic(CallBase &call) {
+  Intrinsic::ID id = call.getIntrinsicID();
   if (auto *mt = dyn_cast<MemTransferInst>(&call)) {
     Value *dst = mt->getRawDest(), *src = mt->getRawSource();
     if (!HasT(dst)) {
@@ -216,64 +262,56 @@ absl::Status ForwardEmitter::VisitIntrinsic(CallBase &call, Function &callee) {
     }
     return absl::OkStatus();
   }
-  if (auto *ms = dyn_cast<MemSetInst>(&call)) {
-    if (!HasT(ms->getRawDest()))
-      return absl::OkStatus();
-    for (unsigned k = 0; k < width_; ++k)
-      b_.CreateMemSet(T(ms->getRawDest(), k), b_.getInt8(0), ms->getLength(),
-                      ms->getDestAlign(), ms->isVolatile());
+  auto &ms = cast<MemSetInst>(call);
+  if (!HasT(ms.getRawDest()))
     return absl::OkStatus();
-  }
+  for (unsigned k = 0; k < width_; ++k)
+    b_.CreateMemSet(T(ms.getRawDest(), k), b_.getInt8(0), ms.getLength(),
+                    ms.getDestAlign(), ms.isVolatile());
+  return absl::OkStatus();
+}
 
+/// Masked and gathered memory access (vectorized loops with conditions or
+/// indirect indices): the same access on the shadows, under the same mask.
+/// The call is cloned so its alignment attributes carry over.
+absl::Status ForwardEmitter::VisitMaskedAccess(CallBase &call) {
+  Intrinsic::ID id = call.getIntrinsicID();
   SmallVector<Value *, 3> args(call.args());
-  bool anyActive = false;
-  for (Value *a : args)
-    anyActive |= HasT(a);
-  if (!anyActive)
-    return absl::OkStatus();
-
-  // Masked and gathered memory access (vectorized loops with conditions or
-  // indirect indices): the same access on the shadows, under the same mask.
-  // The call is cloned so its alignment attributes carry over.
-  switch (id) {
-  case Intrinsic::masked_load:
-  case Intrinsic::masked_gather:
-  case Intrinsic::masked_store:
-  case Intrinsic::masked_scatter: {
-    bool isLoad = id == Intrinsic::masked_load || id == Intrinsic::masked_gather;
-    unsigned ptrOp = isLoad ? 0 : 1;
-    Value *ptr = call.getArgOperand(ptrOp);
-    if (!HasT(ptr)) {
-      if (!isLoad && HasT(args[0]) && Active(args[0]))
-        return ErrorAt(absl::StatusCode::kInvalidArgument, call,
-                       "the stored value is active but the destination has "
-                       "no shadow memory; " +
-                           NoShadowAdvice(*ptr));
-      return absl::OkStatus();
-    }
-    Lanes lanes;
-    for (unsigned k = 0; k < width_; ++k) {
-      auto *clone = cast<CallBase>(call.clone());
-      clone->setArgOperand(ptrOp, TOrZero(ptr, k));
-      if (isLoad) {
-        unsigned last = call.arg_size() - 1;
-        clone->setArgOperand(last, TOrZero(call.getArgOperand(last), k));
-      } else {
-        clone->setArgOperand(0, TOrZero(args[0], k));
-      }
-      b_.Insert(clone, isLoad ? call.getName() + "'" : "");
-      lanes.push_back(clone);
-    }
-    if (isLoad)
-      SetT(&call, lanes);
+  bool isLoad = id == Intrinsic::masked_load || id == Intrinsic::masked_gather;
+  unsigned ptrOp = isLoad ? 0 : 1;
+  Value *ptr = call.getArgOperand(ptrOp);
+  if (!HasT(ptr)) {
+    if (!isLoad && HasT(args[0]) && Active(args[0]))
+      return ErrorAt(absl::StatusCode::kInvalidArgument, call,
+                     "the stored value is active but the destination has "
+                     "no shadow memory; " +
+                         NoShadowAdvice(*ptr));
     return absl::OkStatus();
   }
-  default:
-    break;
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k) {
+    auto *clone = cast<CallBase>(call.clone());
+    clone->setArgOperand(ptrOp, TOrZero(ptr, k));
+    if (isLoad) {
+      unsigned last = call.arg_size() - 1;
+      clone->setArgOperand(last, TOrZero(call.getArgOperand(last), k));
+    } else {
+      clone->setArgOperand(0, TOrZero(args[0], k));
+    }
+    b_.Insert(clone, isLoad ? call.getName() + "'" : "");
+    lanes.push_back(clone);
   }
+  if (isLoad)
+    SetT(&call, lanes);
+  return absl::OkStatus();
+}
 
-  switch (id) {
-  case Intrinsic::vector_reduce_fadd: {
+/// Vector reductions: fadd is linear; fmul by the product rule lane by
+/// lane; fmax/fmin pass on the tangent of the lane that was chosen.
+absl::Status ForwardEmitter::VisitVectorReduction(CallBase &call) {
+  Intrinsic::ID id = call.getIntrinsicID();
+  SmallVector<Value *, 3> args(call.args());
+  if (id == Intrinsic::vector_reduce_fadd) {
     // Linear in both operands.
     Lanes lanes;
     for (unsigned k = 0; k < width_; ++k) {
@@ -286,92 +324,73 @@ absl::Status ForwardEmitter::VisitIntrinsic(CallBase &call, Function &callee) {
     SetT(&call, lanes);
     return absl::OkStatus();
   }
-  case Intrinsic::vector_reduce_fmul:
-  case Intrinsic::vector_reduce_fmax:
-  case Intrinsic::vector_reduce_fmin:
-  case Intrinsic::vector_reduce_fmaximum:
-  case Intrinsic::vector_reduce_fminimum: {
-    bool isMul = id == Intrinsic::vector_reduce_fmul;
-    Value *vec = isMul ? args[1] : args[0];
-    unsigned n = cast<FixedVectorType>(vec->getType())->getNumElements();
-    Lanes lanes;
-    for (unsigned k = 0; k < width_; ++k) {
-      Value *tv = TOrZero(vec, k);
-      Value *t;
-      if (isMul) {
-        // Product rule, lane by lane: (acc * v)' = acc' * v + acc * v'.
-        Value *acc = args[0];
-        t = TOrZero(args[0], k);
-        for (unsigned j = 0; j < n; ++j) {
-          Value *v = b_.CreateExtractElement(vec, j);
-          Value *dv = b_.CreateExtractElement(tv, j);
-          Value *tv = b_.CreateFMul(t, v);
-          Value *accdv = b_.CreateFMul(acc, dv);
-          t = b_.CreateFAdd(tv, accdv);
-          acc = b_.CreateFMul(acc, v);
-        }
-      } else {
-        // The tangent of the first lane equal to the result.
-        t = ConstantFP::get(call.getType(), 0.0);
-        for (unsigned j = n; j-- > 0;) {
-          Value *v = b_.CreateExtractElement(vec, j);
-          Value *eq = b_.CreateFCmpOEQ(v, &call);
-          t = b_.CreateSelect(eq, b_.CreateExtractElement(tv, j), t);
-        }
+  bool isMul = id == Intrinsic::vector_reduce_fmul;
+  Value *vec = isMul ? args[1] : args[0];
+  unsigned n = cast<FixedVectorType>(vec->getType())->getNumElements();
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k) {
+    Value *tv = TOrZero(vec, k);
+    Value *t;
+    if (isMul) {
+      // Product rule, lane by lane: (acc * v)' = acc' * v + acc * v'.
+      Value *acc = args[0];
+      t = TOrZero(args[0], k);
+      for (unsigned j = 0; j < n; ++j) {
+        Value *v = b_.CreateExtractElement(vec, j);
+        Value *dv = b_.CreateExtractElement(tv, j);
+        Value *tv = b_.CreateFMul(t, v);
+        Value *accdv = b_.CreateFMul(acc, dv);
+        t = b_.CreateFAdd(tv, accdv);
+        acc = b_.CreateFMul(acc, v);
       }
-      lanes.push_back(t);
-    }
-    SetT(&call, lanes);
-    return absl::OkStatus();
-  }
-  case Intrinsic::modf:
-  case Intrinsic::frexp:
-  case Intrinsic::sincos: {
-    // {fraction, integral part}: (t, 0). {mantissa, exponent}:
-    // (t * 2^-e, -). {sin, cos}: (cos * t, -sin * t).
-    Lanes lanes;
-    for (unsigned k = 0; k < width_; ++k) {
-      Value *t = TOrZero(args[0], k);
-      Value *first, *second = nullptr;
-      if (id == Intrinsic::modf) {
-        first = t;
-        second = ConstantFP::get(t->getType(), 0.0);
-      } else if (id == Intrinsic::frexp) {
-        Value *e = b_.CreateExtractValue(&call, {1});
-        first = b_.CreateCall(Intrinsic::getOrInsertDeclaration(
-                                  call.getModule(), Intrinsic::ldexp,
-                                  {t->getType(), e->getType()}),
-                              {t, b_.CreateNeg(e)});
-      } else {
-        Value *sn = b_.CreateExtractValue(&call, {0});
-        Value *cs = b_.CreateExtractValue(&call, {1});
-        first = b_.CreateFMul(cs, t);
-        second = b_.CreateFNeg(b_.CreateFMul(sn, t));
+    } else {
+      // The tangent of the first lane equal to the result.
+      t = ConstantFP::get(call.getType(), 0.0);
+      for (unsigned j = n; j-- > 0;) {
+        Value *v = b_.CreateExtractElement(vec, j);
+        Value *eq = b_.CreateFCmpOEQ(v, &call);
+        t = b_.CreateSelect(eq, b_.CreateExtractElement(tv, j), t);
       }
-      Value *agg = Constant::getNullValue(call.getType());
-      agg = b_.CreateInsertValue(agg, first, {0});
-      if (second)
-        agg = b_.CreateInsertValue(agg, second, {1});
-      lanes.push_back(agg);
     }
-    SetT(&call, lanes);
-    return absl::OkStatus();
+    lanes.push_back(t);
   }
-  default:
-    break;
+  SetT(&call, lanes);
+  return absl::OkStatus();
+}
+
+/// Intrinsics returning a pair: {fraction, integral part} (modf): (t, 0);
+/// {mantissa, exponent} (frexp): (t * 2^-e, -); {sin, cos} (sincos):
+/// (cos * t, -sin * t).
+absl::Status ForwardEmitter::VisitPairResultIntrinsic(CallBase &call) {
+  Intrinsic::ID id = call.getIntrinsicID();
+  SmallVector<Value *, 3> args(call.args());
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k) {
+    Value *t = TOrZero(args[0], k);
+    Value *first, *second = nullptr;
+    if (id == Intrinsic::modf) {
+      first = t;
+      second = ConstantFP::get(t->getType(), 0.0);
+    } else if (id == Intrinsic::frexp) {
+      Value *e = b_.CreateExtractValue(&call, {1});
+      first = b_.CreateCall(Intrinsic::getOrInsertDeclaration(
+                                call.getModule(), Intrinsic::ldexp,
+                                {t->getType(), e->getType()}),
+                            {t, b_.CreateNeg(e)});
+    } else {
+      Value *sn = b_.CreateExtractValue(&call, {0});
+      Value *cs = b_.CreateExtractValue(&call, {1});
+      first = b_.CreateFMul(cs, t);
+      second = b_.CreateFNeg(b_.CreateFMul(sn, t));
+    }
+    Value *agg = Constant::getNullValue(call.getType());
+    agg = b_.CreateInsertValue(agg, first, {0});
+    if (second)
+      agg = b_.CreateInsertValue(agg, second, {1});
+    lanes.push_back(agg);
   }
-  if (FindRule(call))
-    return ApplyRule(call, args);
-  if (callee.getName().starts_with("llvm.x86.") && VisitX86Intrinsic(call))
-    return absl::OkStatus();
-  // An integer result from scalars (lrint, lround, is.fpclass): nothing
-  // carries a derivative out.
-  if (!CarriesDerivative(call.getType()) &&
-      none_of(args, [](Value *a) { return ContainsPointer(a->getType()); }))
-    return absl::OkStatus();
-  return ErrorAt(absl::StatusCode::kUnimplemented, call,
-                 "no derivative rule for intrinsic `" +
-                     callee.getName().str() + "`");
+  SetT(&call, lanes);
+  return absl::OkStatus();
 }
 
 /// x86 SIMD intrinsics that hand-written `_mm*` code keeps even after

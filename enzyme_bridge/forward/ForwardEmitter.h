@@ -119,6 +119,10 @@ private:
 
   // Calls.
   absl::Status VisitIntrinsic(llvm::CallBase &call, llvm::Function &callee);
+  absl::Status VisitMemoryIntrinsic(llvm::CallBase &call);
+  absl::Status VisitMaskedAccess(llvm::CallBase &call);
+  absl::Status VisitVectorReduction(llvm::CallBase &call);
+  absl::Status VisitPairResultIntrinsic(llvm::CallBase &call);
   /// x86 SIMD intrinsics; false if `call` is not one the core knows.
   bool VisitX86Intrinsic(llvm::CallBase &call);
   absl::Status VisitAllocation(llvm::CallBase &call, int kind);
