@@ -338,13 +338,19 @@ absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
     }
     todo.push_back({&rc, *df});
   }
+  // Calls are replaced before the bodies are made: only the derivatives'
+  // signatures matter, so every mismatched argument or result is reported,
+  // and so is every derivative that cannot be made. (No request of a batch lies in code the batch
+  // differentiates: such a request is not ready.)
+  for (auto &[rc, df] : todo)
+    if (absl::Status st = ReplaceRequestCall(*rc, *df); !st.ok())
+      errors.push_back(st);
+  if (absl::Status st = cache.Drain(); !st.ok())
+    errors.push_back(st);
   if (!errors.empty())
     return JoinProblems(errors);
-  AD_RETURN_IF_ERROR(cache.Drain());
   if (opts.cache_log)
     cache.Print(*opts.cache_log);
-  for (auto &[rc, df] : todo)
-    AD_RETURN_IF_ERROR(ReplaceRequestCall(*rc, *df));
   return absl::OkStatus();
 }
 

@@ -107,6 +107,13 @@ absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
     return absl::OkStatus();
   if (callee && !callee->isDeclaration())
     return VisitModuleCall(call, *callee);
+  if (call.isInlineAsm())
+    return Unsupported(call, "inline assembly on active data; move it into "
+                             "a function and register a custom derivative "
+                             "for that function, or mark that function "
+                             "inactive (the \"enzyme_inactive\" attribute "
+                             "or __enzyme_inactivefn) if it cannot affect "
+                             "derivatives");
   if (!callee)
     return ErrorAt(absl::StatusCode::kUnimplemented, call,
                    "call through a function pointer with active arguments, "

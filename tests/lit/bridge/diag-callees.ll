@@ -4,7 +4,6 @@
 ; DEFINE: %{check} = FileCheck %s --implicit-check-not=register_derivative_inline --implicit-check-not=register_derivative___ --implicit-check-not=register_derivative_)
 ; RUN: split-file %s %t
 ; RUN: not %autodiff-opt %t/asm.ll -o /dev/null 2>&1 | %{check} --check-prefix=ASM
-; RUN: not %autodiff-opt %t/nested.ll -o /dev/null 2>&1 | %{check} --check-prefix=NESTED
 ; RUN: not %autodiff-opt %t/entry.ll -o /dev/null 2>&1 | %{check} --check-prefix=ENTRY
 ; RUN: not %autodiff-opt %t/unnamed.ll -o /dev/null 2>&1 | %{check} --check-prefix=UNNAMED
 ; RUN: not %autodiff-opt %t/intrinsic.ll -o /dev/null 2>&1 | %{check} --check-prefix=INTRINSIC
@@ -36,28 +35,6 @@ define double @f(double %x) {
 }
 define double @d(double %x) {
   %r = call double (...) @__enzyme_fwddiff(ptr @f, double %x, double 1.0)
-  ret double %r
-}
-
-;--- nested.ll
-; A request reached only through a function pointer cannot be replaced
-; first.
-; NESTED: autodiff-opt: error: in function `inner` (while generating `fwddiffe_inner`), call to `__enzyme_fwddiff`: a request for a derivative inside code being differentiated, which could not be replaced by its derivative first (it is reached through a function pointer, or requests reach each other recursively); this is not supported
-declare double @__enzyme_fwddiff(...)
-define double @sq(double %x) {
-  %m = fmul double %x, %x
-  ret double %m
-}
-define double @inner(double %x) {
-  %d = call double (...) @__enzyme_fwddiff(ptr @sq, double %x, double 1.0)
-  ret double %d
-}
-define double @apply(ptr %fp, double %x) {
-  %r = call double %fp(double %x)
-  ret double %r
-}
-define double @outer(double %x) {
-  %r = call double (...) @__enzyme_fwddiff(ptr @apply, metadata !"enzyme_const", ptr @inner, double %x, double 1.0)
   ret double %r
 }
 
