@@ -284,15 +284,18 @@ public:
       if (IsInactiveCall(*call))
         return;
       if (const auto *mt = dyn_cast<MemTransferInst>(call)) {
-        if (v == mt->getSource())
-          VaryMemory(mt->getDest());
+        // The raw operands: getSource() and getDest() strip zero-offset
+        // GEPs (clang -O0's `gep [2 x double], ptr %a, 0, 0`), which are
+        // the varied values seen here.
+        if (v == mt->getRawSource())
+          VaryMemory(mt->getRawDest());
         // Active memory that receives a copy of pointers: the destination's
         // shadow must then hold their shadows, which come from the
         // source's shadow, so the source needs one too. (Floats copied
         // from inactive memory need nothing: their adjoint is dropped.)
-        if (v == mt->getDest() && !IsConstantMemory(mt->getSource()) &&
-            MayHoldPointers(mt->getSource()))
-          VaryMemory(mt->getSource());
+        if (v == mt->getRawDest() && !IsConstantMemory(mt->getRawSource()) &&
+            MayHoldPointers(mt->getRawSource()))
+          VaryMemory(mt->getRawSource());
         return;
       }
       if (isa<MemSetInst>(call))

@@ -11,6 +11,8 @@
 #include "enzyme_bridge/Diagnostics.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+
+#include <algorithm>
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
@@ -68,25 +70,56 @@ BaseType MemoryTypes::Lookup(int64_t offset) const {
 
 std::optional<std::vector<CopiedField>>
 FieldsOfFixedCopy(const MemoryTypes &mt, uint64_t bytes, const DataLayout &dl) {
+  // Every copied byte must be accounted for: an integer entry covers the
+  // bytes up to the next entry; between fields only alignment padding may
+  // be unknown (a float the analysis did not see would lose its adjoint).
   std::vector<CopiedField> fields;
-  uint64_t end = 0; // Where the previous field ends (the map is sorted).
-  for (const auto &[offset, t] : mt.at) {
-    if (offset < 0 || t.kind == BaseType::Unknown ||
+  uint64_t covered = 0, maxSize = 1;
+  auto isPadding = [](uint64_t gap, uint64_t nextOffset, uint64_t align) {
+    return gap == 0 || gap < 4 || (gap < align && nextOffset % align == 0);
+  };
+  for (auto it = mt.at.begin(); it != mt.at.end(); ++it) {
+    const auto &[offset, t] = *it;
+    if (offset == -1 || t.kind == BaseType::Unknown ||
         t.kind == BaseType::Anything)
       return std::nullopt;
-    if (t.kind == BaseType::Integer)
+    if (offset < 0) {
+      // Before the copy (the rest of a larger object), unless it reaches
+      // into it.
+      uint64_t size = t.kind == BaseType::Float
+                          ? dl.getTypeStoreSize(t.fp).getFixedValue()
+                          : t.kind == BaseType::Pointer ? dl.getPointerSize()
+                                                        : 1;
+      if (offset + static_cast<int64_t>(size) > 0)
+        return std::nullopt;
       continue;
+    }
+    uint64_t at = static_cast<uint64_t>(offset);
+    if (at >= bytes)
+      break; // Beyond the copy: the rest of a larger object.
+    if (t.kind == BaseType::Integer) {
+      if (at > covered && !isPadding(at - covered, at, 4))
+        return std::nullopt;
+      auto next = std::next(it);
+      uint64_t to = next == mt.at.end() ? bytes
+                                        : std::min<uint64_t>(next->first, bytes);
+      covered = std::max(covered, to);
+      continue;
+    }
+    if (t.kind == BaseType::Float && !t.fp->isDoubleTy() && !t.fp->isFloatTy())
+      return std::nullopt;
     uint64_t size = t.kind == BaseType::Pointer
                         ? dl.getPointerSize()
                         : dl.getTypeStoreSize(t.fp).getFixedValue();
-    if (t.kind == BaseType::Float && !t.fp->isDoubleTy() && !t.fp->isFloatTy())
+    if (at < covered || at + size > bytes ||
+        !isPadding(at - covered, at, size))
       return std::nullopt;
-    if (static_cast<uint64_t>(offset) < end ||
-        static_cast<uint64_t>(offset) + size > bytes)
-      return std::nullopt;
-    end = offset + size;
+    covered = at + size;
+    maxSize = std::max(maxSize, size);
     fields.push_back({offset, t});
   }
+  if (covered < bytes && !isPadding(bytes - covered, bytes, maxSize))
+    return std::nullopt;
   return fields;
 }
 

@@ -70,8 +70,10 @@ struct CopiedField {
 /// The float and pointer fields of `bytes` copied bytes described by `mt`
 /// (a struct copy: a pointer, an integer and two doubles, say); nullopt when
 /// the description has an array entry (offset -1), conflicting or unknown
-/// facts, a float other than double/float, or fields that overlap or run
-/// past the end. Integer bytes need nothing and are left out.
+/// facts, a float other than double/float, fields that overlap or run past
+/// the end, or bytes it does not account for beyond alignment padding (an
+/// integer entry accounts for the bytes up to the next entry). Integer
+/// bytes need nothing and are left out; entries past the end are ignored.
 std::optional<std::vector<CopiedField>>
 FieldsOfFixedCopy(const MemoryTypes &mt, uint64_t bytes,
                   const llvm::DataLayout &dl);

@@ -20,6 +20,7 @@
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
@@ -255,8 +256,7 @@ static bool IsCopiedBits(Value *v, unsigned depth = 0) {
 
 absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
                                               Type *ty) {
-  if (!ty->isIntOrIntVectorTy() || ty->getScalarSizeInBits() < 16 ||
-      !shadows_.count(ptr))
+  if (!ty->isIntOrIntVectorTy() || !shadows_.count(ptr))
     return absl::OkStatus();
   bool copy = isa<LoadInst>(i) ? IsMovedBits(&i)
                                : IsCopiedBits(cast<StoreInst>(i).getValueOperand());
@@ -266,13 +266,44 @@ absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
     types_.emplace(TypeInfo::Compute(out_));
   MemoryTypes mt = types_->TypesAt(ptr);
   int64_t size = out_.getDataLayout().getTypeStoreSize(ty);
+  bool known = false;
   for (int64_t off = 0; off < size; ++off) {
     BaseType::Kind kind = mt.Lookup(off).kind;
+    known |= kind != BaseType::Unknown;
     if (kind == BaseType::Float || kind == BaseType::Anything)
       return Unsupported(i, "an integer access to memory that holds active "
                             "floating-point data (type analysis: " +
                                 mt.ToString() + ")");
   }
+  // A pointer walking an object (a phi over `gep %p, 8`): the access itself
+  // says Integer, but the object it walks may hold floats anywhere.
+  SmallVector<const Value *, 4> objects;
+  getUnderlyingObjects(ptr, objects);
+  for (const Value *o : objects) {
+    if (o == getUnderlyingObject(ptr))
+      continue;
+    MemoryTypes whole = types_->TypesAt(o);
+    if (any_of(whole.at, [](auto &e) {
+          return e.second.kind == BaseType::Float ||
+                 e.second.kind == BaseType::Anything;
+        }))
+    {
+      std::string name;
+      raw_string_ostream os(name);
+      o->printAsOperand(os, /*PrintType=*/false);
+      return Unsupported(i, "an integer access to memory that holds active "
+                            "floating-point data (through a pointer that "
+                            "walks " + name + ", type analysis: " +
+                                whole.ToString() + ")");
+    }
+  }
+  // Raw bits moved through active memory of unknown type may be
+  // floating-point bits: their adjoint would be dropped without a word.
+  if (!known && size >= 4)
+    return Unsupported(i, "an integer copy through a pointer to active "
+                          "memory whose type the type analysis cannot "
+                          "deduce (it may move floating-point bits, whose "
+                          "adjoint would be lost)");
   return absl::OkStatus();
 }
 
