@@ -55,8 +55,14 @@ static bool IsInactiveName(StringRef name) {
   // at opt-level 0): the primal buffer is freed; its shadow leaks.
   if (name.contains("RawVecInner") && name.contains("10deallocate"))
     return true;
-  // rustc's panic and formatting entry points (mangled or not).
-  if (name.contains("panic") || name.contains("core3fmt") ||
+  // rustc's panic and formatting entry points, by their paths
+  // (core::panicking::*, std::panicking::*, core::fmt::*, in the legacy
+  // `_ZN4core9panicking...` and v0 `..._4core9panicking...` manglings):
+  // not any name with "panic" in it, which would make a user's
+  // `square_no_panic` silently inactive.
+  if (name.contains("9panicking") || name == "rust_panic" ||
+      name == "__rust_start_panic" || name == "rust_begin_unwind" ||
+      name.contains("core3fmt") ||
       name.contains("slice_index_fail") || name.contains("slice_end_index") ||
       name.contains("slice_start_index") ||
       name.contains("__rust_no_alloc_shim"))
