@@ -148,6 +148,10 @@ absl::Status ReverseEmitter::VisitModuleCall(CallBase &call,
   if (r.return_tangent)
     args.push_back(TakeAdjoint(&call));
   CallInst *d = rb_.CreateCall(*df, args);
+  d->setDebugLoc(call.getDebugLoc());
+  // The derivative keeps the primal's calling convention (fastcc, for an
+  // internal function after GlobalOpt): a mismatched call is undefined.
+  CopyAbiParamAttrs(*d, **df);
   unsigned outs = count(r.args, ArgActivity::Out);
   unsigned leaf = 0;
   for (unsigned k = 0; k < call.arg_size(); ++k)
