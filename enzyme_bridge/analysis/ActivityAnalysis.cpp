@@ -66,6 +66,8 @@ static bool MovesRawBits(const Instruction &i) {
   return isa<LoadInst>(i) || isa<PHINode>(i) || isa<SelectInst>(i) ||
          isa<PtrToIntInst>(i) || isa<BitCastInst>(i) ||
          isa<ExtractValueInst>(i) || isa<ExtractElementInst>(i) ||
+         isa<InsertValueInst>(i) || isa<InsertElementInst>(i) ||
+         isa<ShuffleVectorInst>(i) ||
          isa<FreezeInst>(i) || isa<AtomicRMWInst>(i) ||
          isa<AtomicCmpXchgInst>(i);
 }

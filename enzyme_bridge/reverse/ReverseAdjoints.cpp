@@ -234,7 +234,12 @@ static bool IsMovedBits(Value *v, unsigned depth = 0) {
     if (isa<StoreInst>(u) || isa<InsertValueInst>(u) ||
         (isa<BitCastInst>(u) && u->getType()->isFPOrFPVectorTy()))
       return true;
-    if ((isa<PHINode>(u) || isa<SelectInst>(u)) && IsMovedBits(u, depth + 1))
+    // Through lane moves too: a swap of two doubles at -O3 is a <2 x i64>
+    // load, a shufflevector and a store.
+    if ((isa<PHINode>(u) || isa<SelectInst>(u) ||
+         isa<ShuffleVectorInst>(u) || isa<ExtractElementInst>(u) ||
+         isa<InsertElementInst>(u)) &&
+        IsMovedBits(u, depth + 1))
       return true;
   }
   return false;
@@ -247,10 +252,17 @@ static bool IsCopiedBits(Value *v, unsigned depth = 0) {
     return true;
   if (auto *bc = dyn_cast<BitCastInst>(v))
     return bc->getSrcTy()->isFPOrFPVectorTy();
-  if (depth < 4)
-    if (auto *phi = dyn_cast<PHINode>(v))
-      return any_of(phi->incoming_values(),
-                    [&](Value *in) { return IsCopiedBits(in, depth + 1); });
+  if (depth >= 4)
+    return false;
+  if (auto *phi = dyn_cast<PHINode>(v))
+    return any_of(phi->incoming_values(),
+                  [&](Value *in) { return IsCopiedBits(in, depth + 1); });
+  if (isa<ShuffleVectorInst>(v) || isa<InsertElementInst>(v) ||
+      isa<ExtractElementInst>(v) || isa<SelectInst>(v))
+    return any_of(cast<Instruction>(v)->operands(), [&](Value *in) {
+      return in->getType()->isIntOrIntVectorTy() &&
+             IsCopiedBits(in, depth + 1);
+    });
   return false;
 }
 
