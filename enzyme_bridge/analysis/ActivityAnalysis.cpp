@@ -72,6 +72,18 @@ static bool MovesRawBits(const Instruction &i) {
          isa<AtomicCmpXchgInst>(i);
 }
 
+/// An integer computed from a pointer's address (ptrtoint, then adds,
+/// multiplies, shifts, masks).
+static bool IsAddressArithmetic(const Value *v, unsigned depth = 0) {
+  if (isa<PtrToIntInst>(v))
+    return true;
+  const auto *bo = dyn_cast<BinaryOperator>(v);
+  if (!bo || depth > 6)
+    return false;
+  return IsAddressArithmetic(bo->getOperand(0), depth + 1) ||
+         IsAddressArithmetic(bo->getOperand(1), depth + 1);
+}
+
 /// The value an atomicrmw or cmpxchg stores; null for other instructions.
 static const Value *AtomicStoredValue(const Instruction &i) {
   if (const auto *rmw = dyn_cast<AtomicRMWInst>(&i))
@@ -317,6 +329,13 @@ public:
       return;
     if (i.getType()->isVoidTy())
       return;
+    // Pointer arithmetic on integers (Numba's strided views:
+    // inttoptr(ptrtoint(data) + i * stride)): the address stays varied.
+    if (isa<BinaryOperator>(i) && i.getType()->isIntegerTy() &&
+        IsAddressArithmetic(v)) {
+      Vary(&i);
+      return;
+    }
     if (!CarriesDerivative(i.getType()) && !MovesRawBits(i))
       return;
     // A load through a varied pointer reads active memory; other

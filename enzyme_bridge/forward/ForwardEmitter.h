@@ -48,6 +48,7 @@ public:
   absl::Status visitBinaryOperator(llvm::BinaryOperator &i);
   // Integers carrying the bits of floats (ForwardRawBits.cpp).
   absl::Status VisitIntegerBits(llvm::Instruction &i);
+  bool VisitAddressArithmetic(llvm::BinaryOperator &i);
   /// Sets `handled` when `i` is a sign-bit operation and got its tangent.
   absl::Status VisitSignBitOp(llvm::BinaryOperator &i, bool &handled);
   /// Whether `i` moves whole bytes; if so its tangent is set.
@@ -162,6 +163,9 @@ private:
   std::optional<ActivityInfo> activity_;
   /// Integer results of derivative calls that carry a float's bits.
   llvm::SmallPtrSet<llvm::Value *, 8> float_bits_;
+  /// Integers holding an address computed from an active pointer (with
+  /// the shadow's address as their tangent).
+  llvm::SmallPtrSet<llvm::Value *, 8> address_ints_;
   /// Computed on first need (integer copies of float bits).
   std::optional<TypeInfo> types_;
   llvm::DenseMap<llvm::Value *, Lanes> tangents_;

@@ -30,6 +30,8 @@ using namespace llvm::PatternMatch;
 namespace autodiff {
 
 absl::Status ForwardEmitter::VisitIntegerBits(Instruction &i) {
+  if (auto *bo = dyn_cast<BinaryOperator>(&i); bo && VisitAddressArithmetic(*bo))
+    return absl::OkStatus();
   if (auto *bo = dyn_cast<BinaryOperator>(&i)) {
     bool handled = false;
     AD_RETURN_IF_ERROR(VisitSignBitOp(*bo, handled));
@@ -39,6 +41,32 @@ absl::Status ForwardEmitter::VisitIntegerBits(Instruction &i) {
   if (VisitByteMove(i))
     return absl::OkStatus();
   return CheckFloatBitsKept(i);
+}
+
+/// Pointer arithmetic on integers (Numba's strided views compute
+/// inttoptr(ptrtoint(data) + i * stride)): an offset added to, subtracted
+/// from or or-ed into an address whose shadow address is known gives the
+/// shadow's address the same way.
+bool ForwardEmitter::VisitAddressArithmetic(BinaryOperator &i) {
+  auto op = i.getOpcode();
+  if (op != Instruction::Add && op != Instruction::Sub &&
+      op != Instruction::Or)
+    return false;
+  Value *a = i.getOperand(0), *c = i.getOperand(1);
+  auto isAddress = [&](Value *v) {
+    return HasT(v) && (isa<PtrToIntInst>(v) || address_ints_.count(v));
+  };
+  bool left = isAddress(a) && !HasT(c);
+  bool right = op == Instruction::Add && isAddress(c) && !HasT(a);
+  if (!left && !right)
+    return false;
+  address_ints_.insert(&i);
+  SetLanes(&i, [&](unsigned k) {
+    Value *ta = left ? T(a, k) : a;
+    Value *tc = right ? T(c, k) : c;
+    return b_.CreateBinOp(op, ta, tc, i.getName() + "'");
+  });
+  return true;
 }
 
 /// Sign-bit operations on the raw bits of a float (code that reads a double

@@ -64,7 +64,10 @@ Function *CopyAdjointHelper(Module &m, Type *elem) {
 bool ReverseEmitter::TouchesActiveData(CallBase &call) {
   // A void call is "active" when any operand is varied, integers moving
   // raw bits included; what it receives is what counts.
-  bool touches = (Active(&call) && !call.getType()->isVoidTy()) ||
+  // So is an integer result (llvm.umin of two lengths computed from
+  // addresses): it holds no derivative.
+  Type *rt = call.getType();
+  bool touches = (Active(&call) && (HoldsFloat(rt) || ContainsPointer(rt))) ||
                  HasAdjoint(&call);
   for (Value *arg : call.args())
     touches |= !isa<Constant>(arg) && (Active(arg) || shadows_.count(arg)) &&

@@ -126,6 +126,9 @@ private:
   /// The shadow of `v` made so far; null, undef and zero are their own.
   llvm::Value *KnownShadow(llvm::Value *v);
   absl::Status ShadowStore(llvm::StoreInst &store);
+  /// The shadow's address for an address computed on integers (ptrtoint,
+  /// then adds, subtracts and ors of offsets); null if it is not one.
+  llvm::Value *ShadowAddress(llvm::Value *v, unsigned depth = 0);
   absl::Status ShadowMemTransfer(llvm::MemTransferInst &mt);
   /// insertvalue, extractvalue and whole loads of aggregates with pointers.
   void ShadowAggregate(llvm::Instruction &i);

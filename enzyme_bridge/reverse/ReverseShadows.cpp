@@ -133,6 +133,29 @@ absl::Status ReverseEmitter::BuildShadows() {
   return absl::OkStatus();
 }
 
+Value *ReverseEmitter::ShadowAddress(Value *v, unsigned depth) {
+  if (auto *p2i = dyn_cast<PtrToIntInst>(v)) {
+    Value *sp = KnownShadow(p2i->getOperand(0));
+    return sp ? fb_.CreatePtrToInt(sp, v->getType(), v->getName() + "'")
+              : nullptr;
+  }
+  auto *bo = dyn_cast<BinaryOperator>(v);
+  if (!bo || depth > 6)
+    return nullptr;
+  auto op = bo->getOpcode();
+  if (op != Instruction::Add && op != Instruction::Sub &&
+      op != Instruction::Or)
+    return nullptr;
+  // The address on the left (or either side of an add), an offset on the
+  // other.
+  if (Value *l = ShadowAddress(bo->getOperand(0), depth + 1))
+    return fb_.CreateBinOp(op, l, bo->getOperand(1), v->getName() + "'");
+  if (op == Instruction::Add)
+    if (Value *r = ShadowAddress(bo->getOperand(1), depth + 1))
+      return fb_.CreateBinOp(op, bo->getOperand(0), r, v->getName() + "'");
+  return nullptr;
+}
+
 absl::Status ReverseEmitter::ShadowStore(StoreInst &store) {
   Value *v = store.getValueOperand();
   if (!ContainsPointer(v->getType()) || !Active(v))
@@ -260,6 +283,13 @@ absl::Status ReverseEmitter::ShadowPointer(Instruction &i, bool receiver) {
     copy->setOperand(0, base);
     copy->setName(i.getName() + "'");
     shadow = fb_.Insert(copy);
+  } else if (auto *i2p = dyn_cast<IntToPtrInst>(&i)) {
+    // Pointer arithmetic on integers (Numba's strided views): the same
+    // arithmetic on the shadow's address.
+    Value *addr = ShadowAddress(i2p->getOperand(0));
+    if (!addr)
+      return absl::OkStatus(); // Reported where the pointer is used.
+    shadow = fb_.CreateIntToPtr(addr, i.getType(), i.getName() + "'");
   } else if (auto *sel = dyn_cast<SelectInst>(&i)) {
     Value *t = KnownShadow(sel->getTrueValue());
     Value *f = KnownShadow(sel->getFalseValue());
