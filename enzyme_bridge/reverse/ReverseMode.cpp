@@ -151,6 +151,34 @@ absl::Status ReverseEmitter::Prepare() {
   return absl::OkStatus();
 }
 
+/// Vector lanes the primal leaves poison (a shufflevector mask's poison
+/// element, an insertelement into a poison vector) are dead there, but the
+/// reverse sweep multiplies whole vectors: a zero adjoint times a poison
+/// lane is poison, which reaches real adjoints (NaN gradients). Such lanes
+/// are given defined values instead, a refinement of the primal.
+static void DefineVectorLanes(Function &f) {
+  for (BasicBlock &bb : f)
+    for (Instruction &i : bb) {
+      if (auto *sv = dyn_cast<ShuffleVectorInst>(&i)) {
+        if (isa<UndefValue>(sv->getOperand(0)))
+          continue;
+        SmallVector<int, 8> mask(sv->getShuffleMask());
+        bool changed = false;
+        for (int &m : mask)
+          if (m == PoisonMaskElem) {
+            m = 0;
+            changed = true;
+          }
+        if (changed)
+          sv->setShuffleMask(mask);
+      } else if (auto *ie = dyn_cast<InsertElementInst>(&i)) {
+        if (isa<UndefValue>(ie->getOperand(0)) &&
+            ie->getType()->getElementType()->isFloatingPointTy())
+          ie->setOperand(0, Constant::getNullValue(ie->getType()));
+      }
+    }
+}
+
 /// Inlining, promotion of stack slots, loops in simplified and LCSSA form,
 /// then the analyses and activity of the result.
 void ReverseEmitter::PrepareBody() {
@@ -187,6 +215,7 @@ void ReverseEmitter::PrepareBody() {
     DominatorTree dt(out_);
     PromoteMemToReg(allocas, dt);
   }
+  DefineVectorLanes(out_);
   SimplifyLoops();
   ComputeAnalyses();
   SmallVector<const Argument *, 8> active(cloned_.active.begin(),
