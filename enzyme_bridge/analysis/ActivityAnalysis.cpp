@@ -232,14 +232,33 @@ public:
 
   /// `v` (a pointer or an aggregate holding pointers) points to memory the
   /// caller treats as active.
-  void VaryAggregate(const Value *v) {
+  /// With `keep_constant_args`, a pointer that points into a constant
+  /// argument's memory stays inactive: the caller declared that memory
+  /// inactive (Numba's meminfo and parent beside an array's data).
+  void VaryAggregate(const Value *v, bool keep_constant_args = false) {
     if (v->getType()->isPtrOrPtrVectorTy()) {
+      if (keep_constant_args && !varied_.count(v) &&
+          isa<Argument>(getUnderlyingObject(v)) &&
+          !varied_.count(getUnderlyingObject(v)))
+        return;
       VaryMemory(v);
       return;
     }
     if (const auto *iv = dyn_cast<InsertValueInst>(v)) {
-      VaryAggregate(iv->getInsertedValueOperand());
-      VaryAggregate(iv->getAggregateOperand());
+      VaryAggregate(iv->getInsertedValueOperand(), keep_constant_args);
+      VaryAggregate(iv->getAggregateOperand(), keep_constant_args);
+      return;
+    }
+    // Structs joined from several paths (Numba's array structs at -O0):
+    // every incoming struct carries the pointers.
+    if (isa<PHINode>(v) || isa<SelectInst>(v)) {
+      if (!aggregates_.insert(v).second)
+        return;
+      Vary(v);
+      const auto *i = cast<Instruction>(v);
+      for (unsigned k = isa<SelectInst>(v) ? 1 : 0; k < i->getNumOperands();
+           ++k)
+        VaryAggregate(i->getOperand(k), keep_constant_args);
       return;
     }
     if (!CarriesDerivative(v->getType()))
@@ -289,9 +308,10 @@ public:
         VaryMemory(st->getPointerOperand());
       // Memory holding active data that receives a pointer: the pointee is
       // reachable from active memory, so it needs a shadow.
+      // So is the memory of every pointer of a struct stored whole.
       if (st->getPointerOperand() == v &&
-          st->getValueOperand()->getType()->isPtrOrPtrVectorTy())
-        VaryMemory(st->getValueOperand());
+          ContainsPointer(st->getValueOperand()->getType()))
+        VaryAggregate(st->getValueOperand(), /*keep_constant_args=*/true);
       return;
     }
     if (const auto *call = dyn_cast<CallBase>(&i)) {
@@ -385,6 +405,7 @@ private:
   SmallPtrSetImpl<const Value *> &useful_;
   SmallVector<const Value *, 32> work_;
   SmallPtrSet<const Value *, 32> memory_;
+  SmallPtrSet<const Value *, 16> aggregates_; ///< Phis and selects seen.
   WriteOracle writes_;
   std::optional<TypeInfo> types_;
 };

@@ -263,6 +263,18 @@ absl::Status ReverseEmitter::VisitAllocationCall(CallBase &call, int kind) {
       rb_.CreateCall(freeFn, {Lookup(shadows_[&call])});
     }
     return absl::OkStatus();
+  case AllocKind::NumbaMemInfo:
+    if (shadows_.count(&call)) {
+      // The shadow MemInfo was made with a reference count of one, which
+      // the forward sweep did not change: this releases it and its data.
+      FunctionCallee decref = out_.getParent()->getOrInsertFunction(
+          "NRT_decref", rb_.getVoidTy(), rb_.getPtrTy());
+      rb_.CreateCall(decref, {Lookup(shadows_[&call])});
+    }
+    return absl::OkStatus();
+  case AllocKind::RefCount:
+    // Reference counts of the primal; shadows keep theirs (see above).
+    return absl::OkStatus();
   case AllocKind::Free:
     return absl::OkStatus(); // The primal's memory is not read in reverse.
   default:

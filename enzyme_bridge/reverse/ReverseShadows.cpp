@@ -320,6 +320,23 @@ absl::Status ReverseEmitter::ShadowPointer(Instruction &i, bool receiver) {
     shadow = copy;
   } else if (auto *call = dyn_cast<CallBase>(&i)) {
     AllocKind kind = ClassifyAllocation(*call);
+    if (kind == AllocKind::NumbaMemInfo) {
+      // A MemInfo of its own, its data buffer zeroed. Reference counts are
+      // not mirrored: the shadow lives until the reverse sweep reaches the
+      // allocation, which releases it.
+      const DataLayout &dl = out_.getDataLayout();
+      SmallVector<Value *, 4> args(call->args());
+      CallInst *s = fb_.CreateCall(call->getFunctionType(),
+                                   call->getCalledOperand(), args,
+                                   i.getName() + "'");
+      s->setAttributes(call->getAttributes());
+      Value *dataField =
+          fb_.CreateConstGEP1_64(fb_.getInt8Ty(), s, 3 * dl.getPointerSize());
+      fb_.CreateMemSet(fb_.CreateLoad(fb_.getPtrTy(), dataField),
+                       fb_.getInt8(0), args[0], MaybeAlign());
+      shadows_[&i] = s;
+      return absl::OkStatus();
+    }
     if (kind != AllocKind::Malloc && kind != AllocKind::Calloc &&
         kind != AllocKind::AlignedAlloc)
       return absl::OkStatus(); // Reported by the call's adjoint.

@@ -110,7 +110,8 @@ STUB_RE = re.compile(r"^(Py|_Py|numba_|NRT_)")
 
 
 # Provided for real by Inputs/nrt.c.
-NRT_REAL = {"NRT_MemInfo_alloc_safe_aligned", "NRT_incref", "NRT_decref"}
+NRT_REAL = {"NRT_MemInfo_alloc_safe_aligned", "NRT_incref", "NRT_decref",
+            "NRT_MemInfo_call_dtor"}
 
 
 def stubs_for(ir):

@@ -7,7 +7,8 @@
 # (carray over a raw pointer, the njit body inlined) and directly, in
 # Numba's array calling convention (meminfo, parent, nitems, itemsize,
 # data, shape, strides: only data is active); a cfunc with a
-# data-dependent loop and an output array. Each module is dumped with
+# data-dependent loop and an output array; cfuncs with array temporaries
+# (np.zeros, array expressions: Numba runtime MemInfos). Each module is dumped with
 # inspect_llvm() in a child process, linked with Inputs/hunt_reverse_driver.c,
 # differentiated, linked with abort() stubs for the CPython/Numba symbols on
 # error paths, and run, with Numba's default optimization;
@@ -64,9 +65,28 @@ def build_functions():
             i += 1
         return s * s
 
+    @cfunc(f64(pf64, types.intc))
+    def cubes_tmp(p, n):
+        # a temporary array (an NRT MemInfo) written, then read
+        a = carray(p, (n,))
+        t = np.zeros(n)
+        for i in range(n):
+            t[i] = a[i] * a[i]
+        s = 0.0
+        for i in range(n):
+            s += t[i] * a[i]
+        return s
+
+    @cfunc(f64(pf64, types.intc))
+    def cubes_expr(p, n):
+        # array expressions: temporaries made and freed by Numba itself
+        a = carray(p, (n,))
+        return np.sum(a * a * a)
+
     energy(np.ones(3))  # compiles energy for array(float64, 1d, C)
     return {"mul": mul, "energy_c": energy_c, "clipped": clipped,
-            "energy": energy}
+            "energy": energy, "cubes_tmp": cubes_tmp,
+            "cubes_expr": cubes_expr}
 
 
 def inner_name(ir, wrapper):
@@ -107,7 +127,8 @@ def dump(outdir):
 
 
 STUB_RE = re.compile(r"^(Py|_Py|numba_|NRT_)")
-NRT_REAL = {"NRT_MemInfo_alloc_safe_aligned", "NRT_incref", "NRT_decref"}
+NRT_REAL = {"NRT_MemInfo_alloc_safe_aligned", "NRT_incref", "NRT_decref",
+            "NRT_MemInfo_call_dtor"}
 
 
 def stubs_for(ir):

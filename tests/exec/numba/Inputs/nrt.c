@@ -3,6 +3,7 @@
  * Numba functions (np.sum(a * a)) run without Python. Layout as Numba
  * 0.56's NRT_MemInfo: refct, dtor, dtor_info, data, size, external. */
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
   size_t refct;
@@ -30,7 +31,17 @@ void NRT_incref(void *p) {
 void NRT_decref(void *p) {
   MemInfo *mi = p;
   if (mi && --mi->refct == 0) {
+    memset(mi->data, 0xff, mi->size); /* NaNs for a read after the free */
     free(mi->data);
     free(mi);
   }
+}
+
+/* What Numba's own NRT_decref (linkonce_odr in its modules) calls when the
+ * count reaches zero. */
+void NRT_MemInfo_call_dtor(void *p) {
+  MemInfo *mi = p;
+  memset(mi->data, 0xff, mi->size); /* NaNs for a read after the free */
+  free(mi->data);
+  free(mi);
 }
