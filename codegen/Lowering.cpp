@@ -634,6 +634,10 @@ absl::Status EmitBody(llvm::Module &m, llvm::Function &src,
 absl::Status Lower(llvm::Module &m, const LoweringRequest &req) {
   std::string where = Where(req.source, req.attr.target);
   llvm::Function *src = m.getFunction(req.source);
+  // rustc -O3 and clang merge identical functions into aliases of one.
+  if (!src)
+    if (llvm::GlobalAlias *alias = m.getNamedAlias(req.source))
+      src = llvm::dyn_cast_or_null<llvm::Function>(alias->getAliaseeObject());
   if (!src || src->isDeclaration())
     return absl::NotFoundError(
         absl::StrCat(where, "could not find source function `", req.source, "`",
