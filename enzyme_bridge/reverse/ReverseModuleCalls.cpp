@@ -79,6 +79,11 @@ bool InstructionReadOnlyForCaller(const Instruction &i, const Function &f,
     return true;
   if (FindRule(*call)) // Math functions: errno at most.
     return true;
+  // A call that never returns (Rust's overflow and bounds-check panics,
+  // abort, __assert_fail): whatever it writes, the caller never goes on,
+  // so running the callee again in the reverse sweep cannot observe it.
+  if (call->doesNotReturn() && IsInactiveCall(*call))
+    return true;
   Function *callee = CalledFunction(*call);
   return callee && !IsInactiveCall(*call) && ReadOnlyForCaller(*callee, seen);
 }

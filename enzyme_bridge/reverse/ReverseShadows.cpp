@@ -31,6 +31,16 @@ namespace {
 /// Where a pointer without a shadow came from, when that explains it: a
 /// call to a function without a body ("; the pointer comes from `f`, ...").
 std::string PointerOrigin(Value *ptr) {
+  // A constant argument's memory stored beside active pointers (rustc -O0's
+  // zip of an active and a constant slice keeps both iterators in one
+  // struct): the analyses are not field-sensitive enough yet.
+  if (auto *arg = dyn_cast<Argument>(getUnderlyingObject(ptr)))
+    return "; the pointer points into " +
+           (arg->hasName() ? "argument `" + arg->getName().str() + "`"
+                           : std::string("an argument")) +
+           ", which is constant (pass it as duplicated, or optimize before "
+           "differentiating, --pre-opt=O1, which often keeps the two "
+           "kinds of pointers apart)";
   auto *call = dyn_cast<CallBase>(getUnderlyingObject(ptr));
   Function *callee = call ? CalledFunction(*call) : nullptr;
   if (!callee || !callee->isDeclaration())
@@ -158,10 +168,22 @@ Value *ReverseEmitter::ShadowAddress(Value *v, unsigned depth) {
 
 absl::Status ReverseEmitter::ShadowStore(StoreInst &store) {
   Value *v = store.getValueOperand();
-  if (!ContainsPointer(v->getType()) || !Active(v))
+  if (!ContainsPointer(v->getType()))
     return absl::OkStatus();
   Value *sv = KnownShadow(v);
   Value *sp = KnownShadow(store.getPointerOperand());
+  if (!Active(v)) {
+    // An inactive pointer stored into memory with a shadow (a slot that
+    // holds an active pointer at other times): the shadow slot must not
+    // keep the shadow of what it held before, or adjoints of loads through
+    // the new pointer would land in the old one's shadow.
+    if (!v->getType()->isPointerTy() || !sp || !Active(&store))
+      return absl::OkStatus();
+    if (!sv)
+      return Unsupported(store, "storing a pointer without shadow memory "
+                                "into memory that holds active pointers" +
+                                    PointerOrigin(v));
+  }
   // An aggregate with floats beside pointers without shadows ({double, ptr
   // to constant data}, say): the pointer fields' shadows are unknown;
   // reported where they are used.

@@ -6,6 +6,8 @@
 ; RUN: not test -e %t.ll
 ; CHECK-DAG: in function `copied` (while generating `diffe_copied`), `store`: reverse mode does not yet support storing an active pointer whose shadow (or whose destination's shadow) is unknown; the pointer comes from a call to `get_buf`, which has no body and no derivative rule
 ; CHECK-DAG: in function `copied` (while generating `fwddiffe_copied`), call to `get_buf`: the function has no body and no derivative rule, and returns a pointer to memory that receives active data
+; CHECK-DAG: in function `zipped` (while generating `diffe_zipped`), `store`: reverse mode does not yet support storing a pointer without shadow memory into memory that holds active pointers; the pointer points into argument `w`, which is constant (pass it as duplicated, or optimize before differentiating, --pre-opt=O1, which often keeps the two kinds of pointers apart)
+; CHECK-DAG: in function `zipped_end` (while generating `diffe_zipped_end`), `store`: reverse mode does not yet support storing a pointer without shadow memory into memory that holds active pointers; the pointer points into argument `w`, which is constant (pass
 ; CHECK-DAG: in function `invoked` (while generating `diffe_invoked`), invoke of `make_buf`: reverse mode does not yet support an invoke (a call that may throw) of `make_buf`, which has no body and no derivative rule, on active data
 
 declare ptr @get_buf(i64)
@@ -41,7 +43,43 @@ lp:
   resume { ptr, i32 } %l
 }
 
+; rustc -O0's zip of an active and a constant slice: both iterators in one
+; stack struct.
+define double @zipped(ptr %z, ptr %w) {
+  %it = alloca { ptr, ptr }
+  %f1 = getelementptr { ptr, ptr }, ptr %it, i32 0, i32 1
+  store ptr %z, ptr %it
+  store ptr %w, ptr %f1
+  %zp = load ptr, ptr %it
+  %wp = load ptr, ptr %f1
+  %a = load double, ptr %zp
+  %b = load double, ptr %wp
+  %m = fmul double %a, %b
+  ret double %m
+}
+
+; The same with a pointer computed from the constant argument.
+define double @zipped_end(ptr %z, ptr %w) {
+  %it = alloca { ptr, ptr }
+  %f1 = getelementptr { ptr, ptr }, ptr %it, i32 0, i32 1
+  %w1 = getelementptr double, ptr %w, i64 1
+  store ptr %z, ptr %it
+  store ptr %w1, ptr %f1
+  %zp = load ptr, ptr %it
+  %wp = load ptr, ptr %f1
+  %a = load double, ptr %zp
+  %b = load double, ptr %wp
+  %m = fmul double %a, %b
+  ret double %m
+}
+
+@enzyme_const = external global i32
 declare double @__enzyme_autodiff(...)
+define void @d3(ptr %z, ptr %dz, ptr %w) {
+  call void (...) @__enzyme_autodiff(ptr @zipped, ptr %z, ptr %dz, ptr @enzyme_const, ptr %w)
+  call void (...) @__enzyme_autodiff(ptr @zipped_end, ptr %z, ptr %dz, ptr @enzyme_const, ptr %w)
+  ret void
+}
 declare double @__enzyme_fwddiff(...)
 define double @f1(double %x) {
   %d = call double (...) @__enzyme_fwddiff(ptr @copied, double %x, double 1.0)
