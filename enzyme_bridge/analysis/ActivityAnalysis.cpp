@@ -27,6 +27,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
+#include <set>
+#include <vector>
 
 using namespace llvm;
 
@@ -215,9 +217,9 @@ public:
       if (const auto *l = dyn_cast<LoadInst>(o))
         VaryMemory(l->getPointerOperand());
       // A pointer taken out of an aggregate (a call returning {ptr, i64}):
-      // the aggregate carries it.
+      // the aggregate's field carries it.
       if (const auto *ev = dyn_cast<ExtractValueInst>(o))
-        VaryAggregate(ev->getAggregateOperand());
+        VaryField(ev->getAggregateOperand(), ev->getIndices());
       // A pointer returned by a call (a reference into `this`, say) may
       // point into the memory of any pointer it was given.
       if (const auto *call = dyn_cast<CallBase>(o))
@@ -232,6 +234,43 @@ public:
 
   /// `v` (a pointer or an aggregate holding pointers) points to memory the
   /// caller treats as active.
+  /// Field `idx` of aggregate `agg` points to active memory: what was
+  /// inserted there, through insertvalue chains, phis and selects; other
+  /// aggregates (loads, calls) as a whole.
+  void VaryField(const Value *agg, ArrayRef<unsigned> idx) {
+    if (idx.empty()) {
+      VaryAggregate(agg);
+      return;
+    }
+    if (const auto *iv = dyn_cast<InsertValueInst>(agg)) {
+      ArrayRef<unsigned> ins = iv->getIndices();
+      size_t common = std::min(ins.size(), idx.size());
+      if (ins.take_front(common) != idx.take_front(common)) {
+        VaryField(iv->getAggregateOperand(), idx); // another field
+        return;
+      }
+      if (ins.size() <= idx.size()) { // the field, or a whole around it
+        VaryField(iv->getInsertedValueOperand(), idx.drop_front(ins.size()));
+        return;
+      }
+      VaryAggregate(iv->getInsertedValueOperand()); // part of the field
+      VaryField(iv->getAggregateOperand(), idx);
+      return;
+    }
+    if (isa<PHINode>(agg) || isa<SelectInst>(agg)) {
+      std::vector<unsigned> key(idx.begin(), idx.end());
+      if (!fields_.insert({agg, key}).second)
+        return;
+      Vary(agg);
+      const auto *i = cast<Instruction>(agg);
+      for (unsigned k = isa<SelectInst>(agg) ? 1 : 0; k < i->getNumOperands();
+           ++k)
+        VaryField(i->getOperand(k), idx);
+      return;
+    }
+    VaryAggregate(agg);
+  }
+
   /// With `keep_constant_args`, a pointer that points into a constant
   /// argument's memory stays inactive: the caller declared that memory
   /// inactive (Numba's meminfo and parent beside an array's data).
@@ -361,6 +400,12 @@ public:
     // A load through a varied pointer reads active memory; other
     // instructions are varied through any operand.
     Vary(&i);
+    // A pointer joined from several paths: what every path brings needs a
+    // shadow (a temporary that jump threading duplicated onto a path where
+    // nothing active is written into it).
+    if ((isa<PHINode>(i) || isa<SelectInst>(i)) &&
+        i.getType()->isPtrOrPtrVectorTy())
+      VaryMemory(&i);
   }
 
   void MarkUseful(const Value *v) {
@@ -406,6 +451,7 @@ private:
   SmallVector<const Value *, 32> work_;
   SmallPtrSet<const Value *, 32> memory_;
   SmallPtrSet<const Value *, 16> aggregates_; ///< Phis and selects seen.
+  std::set<std::pair<const Value *, std::vector<unsigned>>> fields_;
   WriteOracle writes_;
   std::optional<TypeInfo> types_;
 };

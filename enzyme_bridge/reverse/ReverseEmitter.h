@@ -122,6 +122,9 @@ private:
   void ComputeAnalyses();
 
   // Shadows of pointers in the forward sweep (ReverseShadows.cpp).
+  /// The shadow of constant memory (a zeroed global that drops adjoints),
+  /// or null if `v` is not constant memory.
+  llvm::Value *ConstantMemorySink(llvm::Value *v);
   absl::Status BuildShadows();
   /// The shadow of `v` made so far; null, undef and zero are their own.
   llvm::Value *KnownShadow(llvm::Value *v);

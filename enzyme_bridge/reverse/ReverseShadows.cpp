@@ -75,7 +75,45 @@ Value *ReverseEmitter::KnownShadow(Value *v) {
   if (auto *gep = dyn_cast<GetElementPtrInst>(v))
     if (isa<ConstantPointerNull>(gep->getPointerOperand()))
       return v;
-  return shadows_.lookup(v);
+  if (Value *s = shadows_.lookup(v))
+    return s;
+  return ConstantMemorySink(v);
+}
+
+/// Constant memory (a `const` table, a string) joined with active pointers
+/// (`p = k > 0 ? temporary : table`): its shadow is a zeroed global of the
+/// same size where the adjoints of its loads are dropped. Nothing can store
+/// into constant memory, so nothing reads them back.
+Value *ReverseEmitter::ConstantMemorySink(Value *v) {
+  auto *c = dyn_cast<Constant>(v);
+  if (!c)
+    return nullptr;
+  auto *g = dyn_cast<GlobalVariable>(c->stripPointerCasts());
+  if (!g) {
+    auto *ce = dyn_cast<ConstantExpr>(c);
+    if (!ce || ce->getOpcode() != Instruction::GetElementPtr)
+      return nullptr;
+    auto *base = ConstantMemorySink(ce->getOperand(0));
+    if (!base)
+      return nullptr;
+    SmallVector<Constant *, 4> ops;
+    for (Value *op : ce->operand_values())
+      ops.push_back(cast<Constant>(op));
+    ops[0] = cast<Constant>(base);
+    return ce->getWithOperands(ops);
+  }
+  if (!g->isConstant() || !g->hasDefinitiveInitializer() ||
+      g->getMetadata("enzyme_shadow"))
+    return nullptr;
+  Module &m = *out_.getParent();
+  std::string name = (g->getName() + "'sink").str();
+  if (GlobalVariable *sink = m.getNamedGlobal(name))
+    return sink;
+  auto *sink = new GlobalVariable(
+      m, g->getValueType(), /*isConstant=*/false, GlobalValue::InternalLinkage,
+      Constant::getNullValue(g->getValueType()), name);
+  sink->setAlignment(g->getAlign());
+  return sink;
 }
 
 absl::Status ReverseEmitter::BuildShadows() {

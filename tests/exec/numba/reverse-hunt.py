@@ -83,10 +83,18 @@ def build_functions():
         a = carray(p, (n,))
         return np.sum(a * a * a)
 
+    @cfunc(f64(pf64, types.intc))
+    def explog_expr(p, n):
+        # at Numba's default optimization, jump threading duplicates a
+        # temporary onto the path where the loop filling it does not run
+        a = carray(p, (n,))
+        b = np.exp(a) * np.log(1.0 + a * a)
+        return np.sum(b * a)
+
     energy(np.ones(3))  # compiles energy for array(float64, 1d, C)
     return {"mul": mul, "energy_c": energy_c, "clipped": clipped,
             "energy": energy, "cubes_tmp": cubes_tmp,
-            "cubes_expr": cubes_expr}
+            "cubes_expr": cubes_expr, "explog_expr": explog_expr}
 
 
 def inner_name(ir, wrapper):

@@ -24,6 +24,7 @@ int energy_njit(double *, excinfo_t *, void *, void *, long, long, double *, lon
 double clipped_cfunc(double *, double *, int) __asm__(CLIPPED_CFUNC);
 double cubes_tmp_cfunc(double *, int) __asm__(CUBES_TMP_CFUNC);
 double cubes_expr_cfunc(double *, int) __asm__(CUBES_EXPR_CFUNC);
+double explog_expr_cfunc(double *, int) __asm__(EXPLOG_EXPR_CFUNC);
 
 struct ctx { int n; const double *seed; };
 static double energy_F(const double *v, void *p) {
@@ -40,6 +41,9 @@ static double cubes_tmp_F(const double *v, void *p) {
 }
 static double cubes_expr_F(const double *v, void *p) {
   return cubes_expr_cfunc((double *)v, ((struct ctx *)p)->n);
+}
+static double explog_expr_F(const double *v, void *p) {
+  return explog_expr_cfunc((double *)v, ((struct ctx *)p)->n);
 }
 /* L = clipped(p) + seed . q */
 static double clipped_F(const double *v, void *p) {
@@ -146,5 +150,16 @@ int main(void) {
   } while (0)
   CHECK_CUBES(cubes_tmp);
   CHECK_CUBES(cubes_expr);
+  /* sum(exp(a) log(1 + a^2) a) */
+  {
+    memset(dp, 0, sizeof dp);
+    __enzyme_autodiff((void *)explog_expr_cfunc, enzyme_dup, p, dp, enzyme_const, n);
+    struct ctx c = {n, 0};
+    check_grad(explog_expr_F, &c, p, n, dp);
+    for (int i = 0; i < N; ++i) {
+      double a = p[i], l = log(1 + a * a);
+      CHECK_CLOSE(exp(a) * l * a + exp(a) * 2 * a * a / (1 + a * a) + exp(a) * l, dp[i]);
+    }
+  }
   return fd_report();
 }
