@@ -386,6 +386,11 @@ public:
     }
     if (isa<CmpInst>(i) || isa<FPToSIInst>(i) || isa<FPToUIInst>(i))
       return;
+    // An index read from active memory (a length stored beside an active
+    // pointer) moves the address, not what is stored there.
+    if (const auto *gep = dyn_cast<GetElementPtrInst>(&i))
+      if (gep->getPointerOperand() != v)
+        return;
     if (i.getType()->isVoidTy())
       return;
     // Pointer arithmetic on integers (Numba's strided views:
