@@ -107,6 +107,11 @@ void ReverseEmitter::MarkReadOnlyModuleCalls() {
 absl::Status ReverseEmitter::VisitModuleCall(CallBase &call,
                                              Function &callee) {
   std::string name = "`" + callee.getName().str() + "`";
+  // Not inlined because it is variadic, not because it recurses.
+  if (callee.isVarArg())
+    return Unsupported(call, "a call with active arguments to the variadic "
+                             "function " + name + " (va_arg on active "
+                             "values is not differentiated)");
   if (!call.onlyReadsMemory())
     return Unsupported(call, "a recursive call to " + name +
                                  ", which writes memory its caller can see "
