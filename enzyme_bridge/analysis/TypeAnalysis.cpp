@@ -11,8 +11,6 @@
 #include "enzyme_bridge/Diagnostics.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
-
-#include <algorithm>
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
@@ -21,6 +19,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
 
 using namespace llvm;
 
@@ -80,6 +80,16 @@ FieldsOfFixedCopy(const MemoryTypes &mt, uint64_t bytes, const DataLayout &dl) {
   };
   for (auto it = mt.at.begin(); it != mt.at.end(); ++it) {
     const auto &[offset, t] = *it;
+    // "Somewhere": a store at a variable index (r.v[i] = ...). Consistent
+    // with the layout when a field of that very type is among those
+    // copied (the array's elements); anything else is unknown.
+    if (offset == -1 &&
+        std::any_of(mt.at.begin(), mt.at.end(), [&](const auto &e) {
+          return e.first >= 0 && static_cast<uint64_t>(e.first) < bytes &&
+                 e.second == t && t.kind != BaseType::Unknown &&
+                 t.kind != BaseType::Anything;
+        }))
+      continue;
     if (offset == -1 || t.kind == BaseType::Unknown ||
         t.kind == BaseType::Anything)
       return std::nullopt;

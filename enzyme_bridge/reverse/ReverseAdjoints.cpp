@@ -279,8 +279,17 @@ absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
   MemoryTypes mt = types_->TypesAt(ptr);
   int64_t size = out_.getDataLayout().getTypeStoreSize(ty);
   bool known = false;
+  // An integer field where the access starts covers the bytes after it
+  // that no entry names; "a float somewhere" (-1, from stores at a
+  // variable index into an array beside it) does not overrule it.
+  auto first = mt.at.find(0);
+  bool integerField =
+      first != mt.at.end() && first->second.kind == BaseType::Integer;
   for (int64_t off = 0; off < size; ++off) {
-    BaseType::Kind kind = mt.Lookup(off).kind;
+    auto entry = mt.at.find(off);
+    BaseType::Kind kind = entry != mt.at.end() ? entry->second.kind
+                          : integerField      ? BaseType::Integer
+                                              : mt.Lookup(off).kind;
     known |= kind != BaseType::Unknown;
     if (kind == BaseType::Float || kind == BaseType::Anything)
       return Unsupported(i, "an integer access to memory that holds active "
