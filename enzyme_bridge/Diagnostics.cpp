@@ -122,6 +122,24 @@ std::string NoShadowAdvice(const llvm::Value &dest) {
       if (callee->getName() == "realloc" || callee->getName() == "reallocf")
         return "the memory comes from `" + callee->getName().str() +
                "`, which reverse mode does not support yet on active data";
+  if (const auto *call = llvm::dyn_cast<llvm::CallBase>(obj))
+    if (const llvm::Function *callee = call->getCalledFunction())
+      if (callee->isDeclaration())
+        return "the pointer comes from a call to `" + callee->getName().str() +
+               "`, which has no body and no derivative rule, so its shadow "
+               "cannot be made (give its definition to the module, or "
+               "register a custom derivative)";
+  if (const auto *arg = llvm::dyn_cast<llvm::Argument>(obj))
+    return "the pointer comes from " +
+           (arg->hasName() ? "argument `" + arg->getName().str() + "`"
+                           : std::string("an argument")) +
+           ", which has no shadow: pass it with enzyme_dup (Duplicated)";
+  if (llvm::isa<llvm::LoadInst>(obj) || llvm::isa<llvm::PHINode>(obj) ||
+      llvm::isa<llvm::SelectInst>(obj) || llvm::isa<llvm::IntToPtrInst>(obj))
+    return "the pointer is read from memory or computed in a way whose "
+           "shadow the analyses cannot follow (a pointer kept beside "
+           "constant ones, an address computed on integers); optimizing "
+           "before differentiating (--pre-opt=O1) often helps";
   const auto *gv = llvm::dyn_cast<llvm::GlobalVariable>(obj);
   if (!gv || !gv->hasName())
     return "pass it with enzyme_dup, or, if it is a global, give the global a "

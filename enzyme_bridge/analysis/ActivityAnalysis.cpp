@@ -234,6 +234,61 @@ public:
 
   /// `v` (a pointer or an aggregate holding pointers) points to memory the
   /// caller treats as active.
+  /// Whether field `idx` of `agg` may hold a varied value, as far as is
+  /// known now: through insertvalue chains, phis and selects; any other
+  /// aggregate (a load, a call, an argument) as a whole.
+  bool FieldMayBeVaried(const Value *agg, ArrayRef<unsigned> idx,
+                        SmallPtrSetImpl<const Value *> &seen) {
+    if (isa<Constant>(agg))
+      return false;
+    if (idx.empty())
+      return varied_.count(agg) > 0;
+    if (const auto *iv = dyn_cast<InsertValueInst>(agg)) {
+      ArrayRef<unsigned> ins = iv->getIndices();
+      size_t common = std::min(ins.size(), idx.size());
+      if (ins.take_front(common) != idx.take_front(common))
+        return FieldMayBeVaried(iv->getAggregateOperand(), idx, seen);
+      if (ins.size() <= idx.size())
+        return FieldMayBeVaried(iv->getInsertedValueOperand(),
+                                idx.drop_front(ins.size()), seen);
+      return varied_.count(iv->getInsertedValueOperand()) > 0 ||
+             FieldMayBeVaried(iv->getAggregateOperand(), idx, seen);
+    }
+    if (isa<PHINode>(agg) || isa<SelectInst>(agg)) {
+      if (!seen.insert(agg).second)
+        return false; // A cycle adds nothing its entries do not bring.
+      const auto *i = cast<Instruction>(agg);
+      for (unsigned k = isa<SelectInst>(agg) ? 1 : 0; k < i->getNumOperands();
+           ++k)
+        if (FieldMayBeVaried(i->getOperand(k), idx, seen))
+          return true;
+      return false;
+    }
+    return varied_.count(agg) > 0;
+  }
+
+  /// Fields that became varied after their extractvalue was looked at:
+  /// varied now, and the fixpoint goes on, until nothing changes.
+  void RefineFields() {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const Instruction &i : instructions(f_)) {
+        const auto *ev = dyn_cast<ExtractValueInst>(&i);
+        if (!ev || varied_.count(ev) ||
+            !varied_.count(ev->getAggregateOperand()))
+          continue;
+        SmallPtrSet<const Value *, 8> seen;
+        if (FieldMayBeVaried(ev->getAggregateOperand(), ev->getIndices(),
+                             seen)) {
+          Vary(ev);
+          changed = true;
+        }
+      }
+      if (changed)
+        SolveVaried();
+    }
+  }
+
   /// Field `idx` of aggregate `agg` points to active memory: what was
   /// inserted there, through insertvalue chains, phis and selects; other
   /// aggregates (loads, calls) as a whole.
@@ -386,6 +441,15 @@ public:
     }
     if (isa<CmpInst>(i) || isa<FPToSIInst>(i) || isa<FPToUIInst>(i))
       return;
+    // A field of a varied struct is varied only if what was put there may
+    // be (rustc -O0's zip keeps the constant slice's element pointer beside
+    // the active one's; RefineFields() looks again once everything else is
+    // known).
+    if (const auto *ev = dyn_cast<ExtractValueInst>(&i)) {
+      SmallPtrSet<const Value *, 8> seen;
+      if (!FieldMayBeVaried(ev->getAggregateOperand(), ev->getIndices(), seen))
+        return;
+    }
     // An index read from active memory (a length stored beside an active
     // pointer) moves the address, not what is stored there.
     if (const auto *gep = dyn_cast<GetElementPtrInst>(&i))
@@ -486,6 +550,7 @@ ActivityInfo ActivityInfo::Compute(const Function &f,
         if (ret->getReturnValue())
           s.VaryAggregate(ret->getReturnValue());
   s.SolveVaried();
+  s.RefineFields();
   s.SeedUseful(active_return);
   return info;
 }

@@ -181,6 +181,36 @@ absl::Status ReverseEmitter::visitUnaryOperator(UnaryOperator &i) {
   return Active(&i) ? ApplyRule(i) : absl::OkStatus();
 }
 
+/// Whether the integer bits `v` of a float only decide comparisons (Rust's
+/// f64::total_cmp: to_bits, shifts and xors, then a compare): no value made
+/// from them is stored, returned, passed on or turned back into a float,
+/// so no derivative flows through them.
+static bool OnlyCompared(const Value *v, SmallPtrSetImpl<const Value *> &seen) {
+  if (!seen.insert(v).second)
+    return true;
+  if (seen.size() > 64)
+    return false;
+  for (const User *u : v->users()) {
+    if (isa<ICmpInst>(u) || isa<SwitchInst>(u))
+      continue;
+    if (const auto *ii = dyn_cast<IntrinsicInst>(u))
+      if (ii->getIntrinsicID() == Intrinsic::scmp ||
+          ii->getIntrinsicID() == Intrinsic::ucmp)
+        continue; // An ordering (-1, 0, 1), not the bits.
+    if (const auto *sel = dyn_cast<SelectInst>(u))
+      if (sel->getCondition() == v)
+        continue;
+    bool integerStep = isa<BinaryOperator>(u) || isa<TruncInst>(u) ||
+                       isa<ZExtInst>(u) || isa<SExtInst>(u) ||
+                       isa<PHINode>(u) || isa<SelectInst>(u) ||
+                       isa<FreezeInst>(u);
+    if (!integerStep || !u->getType()->isIntOrIntVectorTy() ||
+        !OnlyCompared(u, seen))
+      return false;
+  }
+  return true;
+}
+
 absl::Status ReverseEmitter::visitCastInst(CastInst &i) {
   Value *op = i.getOperand(0);
   switch (i.getOpcode()) {
@@ -205,9 +235,14 @@ absl::Status ReverseEmitter::visitCastInst(CastInst &i) {
       return absl::OkStatus();
     }
     if (HoldsFloat(op->getType()) != HoldsFloat(i.getType()) &&
-        (Active(&i) || Active(op)))
+        (Active(&i) || Active(op))) {
+      SmallPtrSet<const Value *, 16> seen;
+      if (HoldsFloat(op->getType()) && i.getType()->isIntOrIntVectorTy() &&
+          OnlyCompared(&i, seen))
+        return absl::OkStatus();
       return Unsupported(i, "reinterpreting the bits of active floating-point "
                             "data as another type");
+    }
     return visitInstruction(i);
   default:
     return visitInstruction(i);
@@ -328,6 +363,30 @@ absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
   return absl::OkStatus();
 }
 
+/// Whether shadow pointer `s` (a forward-sweep value) is null by
+/// construction: the placeholder of an inactive pointer field, or an
+/// address computed from one. Adjoints must never go through it.
+static bool IsNullShadow(const Value *s, unsigned depth = 0) {
+  if (isa<ConstantPointerNull>(s))
+    return true;
+  if (depth > 12)
+    return false;
+  if (const auto *gep = dyn_cast<GEPOperator>(s))
+    return IsNullShadow(gep->getPointerOperand(), depth + 1);
+  if (const auto *ev = dyn_cast<ExtractValueInst>(s)) {
+    const Value *agg = ev->getAggregateOperand();
+    while (const auto *iv = dyn_cast<InsertValueInst>(agg)) {
+      if (iv->getIndices() == ev->getIndices())
+        return IsNullShadow(iv->getInsertedValueOperand(), depth + 1);
+      agg = iv->getAggregateOperand();
+    }
+    if (const auto *c = dyn_cast<Constant>(agg))
+      if (const Constant *e = c->getAggregateElement(ev->getIndices()[0]))
+        return ev->getNumIndices() == 1 && e->isNullValue();
+  }
+  return false;
+}
+
 absl::Status ReverseEmitter::visitLoadInst(LoadInst &i) {
   if (!HoldsFloat(i.getType()))
     return CheckNoFloatBits(i, i.getPointerOperand(), i.getType());
@@ -335,6 +394,11 @@ absl::Status ReverseEmitter::visitLoadInst(LoadInst &i) {
     return absl::OkStatus();
   if (i.isAtomic() || i.isVolatile())
     return Unsupported(i, "an atomic or volatile load of active data");
+  Value *known = shadows_.lookup(i.getPointerOperand());
+  if (known && IsNullShadow(known))
+    return Unsupported(i, "a load of active data through a pointer that was "
+                          "taken for inactive (its shadow is a null "
+                          "placeholder)");
   Value *a = TakeAdjoint(&i);
   Value *shadow = LookupShadow(i.getPointerOperand());
   if (!shadow)
@@ -361,6 +425,13 @@ absl::Status ReverseEmitter::visitStoreInst(StoreInst &i) {
                      "storing an active value into memory whose shadow is "
                      "unknown; " + NoShadowAdvice(*ptr));
     return absl::OkStatus();
+  }
+  if (IsNullShadow(shadows_.lookup(ptr))) {
+    if (!Active(v))
+      return absl::OkStatus(); // Inactive memory: nothing to give back.
+    return Unsupported(i, "a store of active data through a pointer that "
+                          "was taken for inactive (its shadow is a null "
+                          "placeholder)");
   }
   Type *t = v->getType();
   Value *a = rb_.CreateAlignedLoad(t, shadow, i.getAlign(), "stored.adjoint");

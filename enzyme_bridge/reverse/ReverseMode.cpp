@@ -19,6 +19,8 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -179,6 +181,23 @@ static void DefineVectorLanes(Function &f) {
     }
 }
 
+/// SROA over `f` alone, keeping its control flow.
+static void ScalarReplaceSlots(Function &f) {
+  PassBuilder pb;
+  LoopAnalysisManager lam;
+  FunctionAnalysisManager fam;
+  CGSCCAnalysisManager cgam;
+  ModuleAnalysisManager mam;
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  FunctionPassManager fpm;
+  fpm.addPass(SROAPass(SROAOptions::PreserveCFG));
+  fpm.run(f, fam);
+}
+
 /// Inlining, promotion of stack slots, loops in simplified and LCSSA form,
 /// then the analyses and activity of the result.
 void ReverseEmitter::PrepareBody() {
@@ -215,6 +234,10 @@ void ReverseEmitter::PrepareBody() {
     DominatorTree dt(out_);
     PromoteMemToReg(allocas, dt);
   }
+  // Slots accessed as another type than their own (rustc -O0's `[8 x i8]`
+  // allocas read and written as i64 or double): scalar replacement makes
+  // them values too, so they need no shadow, tape or type analysis.
+  ScalarReplaceSlots(out_);
   DefineVectorLanes(out_);
   SimplifyLoops();
   ComputeAnalyses();

@@ -3,8 +3,8 @@
  * dret honoured, shadows of read-only slices incremented and the shadow of
  * an overwritten slice zeroed. `driver short` passes a shadow shorter than
  * the primal: the lowering's run-time check must stop the program. The
- * weighted_lse, softmax_entropy and boxed_bins items are weak: hunt-O0.specs
- * leaves them out (see why there). */
+ * softmax_entropy item is weak: hunt-O0.specs leaves it out (see why
+ * there). */
 #include "fdcheck.h"
 
 #include <string.h>
@@ -19,6 +19,7 @@ double chain_curvature(const double *p, long n);
 double mat_quad(const double *a, long an, const double *x, long n, double *y, long m);
 double softmax_entropy(const double *z, long n);
 double boxed_bins(const double *x, long n);
+double min_total(const double *x, long n);
 
 res3 r_lj(const double *pos, long n, double *dpos, long dn, double eps, double sigma,
           double dret);
@@ -32,6 +33,7 @@ double r_curv(const double *p, long n, double *dp, long dn, double dret);
 double r_quad(const double *a, long an, double *da, long dan, const double *x, long n,
               double *dx, long dn, double *y, long m, double *dy, long dm, double dret);
 __attribute__((weak)) double r_ent(const double *z, long n, double *dz, long dn, double dret);
+double r_mint(const double *x, long n, double *dx, long dn, double dret);
 __attribute__((weak)) double r_bins(const double *x, long n, double *dx, long dn, double dret);
 
 struct ctx { long n; const double *p[3]; double s[4]; };
@@ -63,6 +65,7 @@ static double quad_L(const double *v, void *p) {
 }
 static double ent_F(const double *v, void *p) { struct ctx *c = p; return softmax_entropy(v, c->n); }
 static double bins_F(const double *v, void *p) { struct ctx *c = p; return boxed_bins(v, c->n); }
+static double mint_F(const double *v, void *p) { struct ctx *c = p; return min_total(v, c->n); }
 static void check_grad(double (*F)(const double *, void *), void *c, const double *x, int n,
                        const double *got, double scale) {
   for (int i = 0; i < n; ++i) {
@@ -94,6 +97,7 @@ int main(int argc, char **argv) {
                     r.b, 1e-6, 1e-8);
   }
   /* weighted logsumexp, each slice active in turn */
+  CHECK(r_wlse != 0 && r_wlse_w != 0);
   if (r_wlse && r_wlse_w) {
     double z[7] = {0.3, -1.2, 2.5, 0.8, -0.4, 1.9, 0.05}, w[7] = {1, 0.5, 2, 1.5, 0.25, 1, 3};
     double dz[7] = {0}, dw[7] = {0};
@@ -144,15 +148,25 @@ int main(int argc, char **argv) {
     struct ctx c = {M, {seed}, {0}};
     check_grad(quad_L, &c, v, M * M + M, dv, 1.0);
   }
-  /* a Vec collected from an iterator; a Box'd array (opt-level 3 only) */
-  if (r_ent && r_bins) {
-    double z[9] = {0.3, -1.2, 2.5, 0.8, -0.4, 1.9, 0.05, 1.1, 0.7}, dz[9] = {0};
-    struct ctx c = {9, {0}, {0}};
+  /* a Vec collected from an iterator (opt-level 3 only); a Box'd array */
+  double z[9] = {0.3, -1.2, 2.5, 0.8, -0.4, 1.9, 0.05, 1.1, 0.7}, dz[9] = {0};
+  struct ctx zc = {9, {0}, {0}};
+  if (r_ent) {
     CHECK_CLOSE(softmax_entropy(z, 9), r_ent(z, 9, dz, 9, 2.0));
-    check_grad(ent_F, &c, z, 9, dz, 2.0);
+    check_grad(ent_F, &zc, z, 9, dz, 2.0);
+  }
+  CHECK(r_bins != 0);
+  if (r_bins) {
     memset(dz, 0, sizeof dz);
     CHECK_CLOSE(boxed_bins(z, 9), r_bins(z, 9, dz, 9, -1.0));
-    check_grad(bins_F, &c, z, 9, dz, -1.0);
+    check_grad(bins_F, &zc, z, 9, dz, -1.0);
+  }
+  /* min_by(total_cmp): the minimum's element gets 2 m + 1, the others 1 */
+  {
+    memset(dz, 0, sizeof dz);
+    CHECK_CLOSE(min_total(z, 9), r_mint(z, 9, dz, 9, 0.5));
+    check_grad(mint_F, &zc, z, 9, dz, 0.5);
+    for (int i = 0; i < 9; ++i) CHECK_CLOSE(0.5 * (i == 1 ? 2 * z[1] + 1 : 1), dz[i]);
   }
   return fd_report();
 }
