@@ -162,9 +162,11 @@ absl::Status ReverseEmitter::BuildShadows() {
       else if (auto *mt = dyn_cast<MemTransferInst>(&i))
         st = ShadowMemTransfer(*mt);
       else if (isa<InsertValueInst>(i) || isa<ExtractValueInst>(i) ||
+               ((isa<InsertElementInst>(i) || isa<ShuffleVectorInst>(i)) &&
+                i.getType()->isPtrOrPtrVectorTy()) ||
                (isa<LoadInst>(i) && !i.getType()->isPointerTy()))
         ShadowAggregate(i);
-      else if (i.getType()->isPointerTy())
+      else if (i.getType()->isPtrOrPtrVectorTy())
         st = ShadowPointer(i, receivers.count(&i));
       if (!st.ok())
         return st;
@@ -292,6 +294,26 @@ absl::Status ReverseEmitter::ShadowMemTransfer(MemTransferInst &mt) {
 }
 
 void ReverseEmitter::ShadowAggregate(Instruction &i) {
+  // Vectors of pointers (scalar replacement turns a {ptr, ptr} slot into
+  // <2 x ptr>): lane by lane, an inactive lane's shadow null.
+  if (auto *ie = dyn_cast<InsertElementInst>(&i)) {
+    Value *vec = KnownShadow(ie->getOperand(0));
+    Value *elt = KnownShadow(ie->getOperand(1));
+    if (!elt && !Active(ie->getOperand(1)))
+      elt = Constant::getNullValue(ie->getOperand(1)->getType());
+    if (vec && elt)
+      shadows_[&i] = fb_.CreateInsertElement(vec, elt, ie->getOperand(2),
+                                             i.getName() + "'");
+    return;
+  }
+  if (auto *sv = dyn_cast<ShuffleVectorInst>(&i)) {
+    Value *a = KnownShadow(sv->getOperand(0));
+    Value *b = KnownShadow(sv->getOperand(1));
+    if (a && b)
+      shadows_[&i] = fb_.CreateShuffleVector(a, b, sv->getShuffleMask(),
+                                             i.getName() + "'");
+    return;
+  }
   if (auto *ins = dyn_cast<InsertValueInst>(&i)) {
     // Aggregates holding pointers (Rust's slices at opt-level 0): the
     // shadow aggregate holds the shadows, other fields as they are.
@@ -350,6 +372,12 @@ absl::Status ReverseEmitter::ShadowPointer(Instruction &i, bool receiver) {
     if (!addr)
       return absl::OkStatus(); // Reported where the pointer is used.
     shadow = fb_.CreateIntToPtr(addr, i.getType(), i.getName() + "'");
+  } else if (auto *ee = dyn_cast<ExtractElementInst>(&i)) {
+    Value *vec = KnownShadow(ee->getVectorOperand());
+    if (!vec)
+      return absl::OkStatus(); // Reported where the pointer is used.
+    shadow = fb_.CreateExtractElement(vec, ee->getIndexOperand(),
+                                      i.getName() + "'");
   } else if (auto *sel = dyn_cast<SelectInst>(&i)) {
     Value *t = KnownShadow(sel->getTrueValue());
     Value *f = KnownShadow(sel->getFalseValue());

@@ -91,10 +91,19 @@ def build_functions():
         b = np.exp(a) * np.log(1.0 + a * a)
         return np.sum(b * a)
 
+    @cfunc(f64(pf64, types.intc))
+    def where_expr(p, n):
+        # np.where's temporaries: scalar replacement of the derivative's
+        # copy turns a pair of array pointers into a <2 x ptr> vector
+        a = carray(p, (n,))
+        b = np.where(a > 0.0, a * a, -a)
+        return np.sum(b * np.exp(-a))
+
     energy(np.ones(3))  # compiles energy for array(float64, 1d, C)
     return {"mul": mul, "energy_c": energy_c, "clipped": clipped,
             "energy": energy, "cubes_tmp": cubes_tmp,
-            "cubes_expr": cubes_expr, "explog_expr": explog_expr}
+            "cubes_expr": cubes_expr, "explog_expr": explog_expr,
+            "where_expr": where_expr}
 
 
 def inner_name(ir, wrapper):

@@ -25,6 +25,7 @@ double clipped_cfunc(double *, double *, int) __asm__(CLIPPED_CFUNC);
 double cubes_tmp_cfunc(double *, int) __asm__(CUBES_TMP_CFUNC);
 double cubes_expr_cfunc(double *, int) __asm__(CUBES_EXPR_CFUNC);
 double explog_expr_cfunc(double *, int) __asm__(EXPLOG_EXPR_CFUNC);
+double where_expr_cfunc(double *, int) __asm__(WHERE_EXPR_CFUNC);
 
 struct ctx { int n; const double *seed; };
 static double energy_F(const double *v, void *p) {
@@ -44,6 +45,9 @@ static double cubes_expr_F(const double *v, void *p) {
 }
 static double explog_expr_F(const double *v, void *p) {
   return explog_expr_cfunc((double *)v, ((struct ctx *)p)->n);
+}
+static double where_expr_F(const double *v, void *p) {
+  return where_expr_cfunc((double *)v, ((struct ctx *)p)->n);
 }
 /* L = clipped(p) + seed . q */
 static double clipped_F(const double *v, void *p) {
@@ -159,6 +163,17 @@ int main(void) {
     for (int i = 0; i < N; ++i) {
       double a = p[i], l = log(1 + a * a);
       CHECK_CLOSE(exp(a) * l * a + exp(a) * 2 * a * a / (1 + a * a) + exp(a) * l, dp[i]);
+    }
+  }
+  /* sum(where(a > 0, a^2, -a) exp(-a)) */
+  {
+    memset(dp, 0, sizeof dp);
+    __enzyme_autodiff((void *)where_expr_cfunc, enzyme_dup, p, dp, enzyme_const, n);
+    struct ctx c = {n, 0};
+    check_grad(where_expr_F, &c, p, n, dp);
+    for (int i = 0; i < N; ++i) {
+      double a = p[i];
+      CHECK_CLOSE(a > 0 ? (2 * a - a * a) * exp(-a) : (a - 1) * exp(-a), dp[i]);
     }
   }
   return fd_report();
