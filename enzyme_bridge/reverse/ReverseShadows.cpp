@@ -38,9 +38,8 @@ std::string PointerOrigin(Value *ptr) {
     return "; the pointer points into " +
            (arg->hasName() ? "argument `" + arg->getName().str() + "`"
                            : std::string("an argument")) +
-           ", which is constant (pass it as duplicated, or optimize before "
-           "differentiating, --pre-opt=O1, which often keeps the two "
-           "kinds of pointers apart)";
+           ", which is constant (a workaround: pass it as duplicated, with a "
+           "scratch shadow whose contents are ignored)";
   auto *call = dyn_cast<CallBase>(getUnderlyingObject(ptr));
   Function *callee = call ? CalledFunction(*call) : nullptr;
   if (!callee || !callee->isDeclaration())
@@ -69,6 +68,11 @@ Value *RegisteredShadow(GlobalVariable &g) {
 Value *ReverseEmitter::KnownShadow(Value *v) {
   if (isa<ConstantPointerNull>(v) || isa<UndefValue>(v) ||
       isa<ConstantAggregateZero>(v))
+    return v;
+  // A function's address (std::function's handler, stored beside the
+  // captures): code has no adjoint, so it is its own shadow; calls through
+  // it are dispatched on the primal pointer.
+  if (isa<Function>(v->stripPointerCasts()))
     return v;
   // An address computed from null (the end of an empty std::vector) is
   // never dereferenced: its own shadow.
@@ -177,7 +181,8 @@ absl::Status ReverseEmitter::BuildShadows() {
       Value *in = KnownShadow(phi->getIncomingValue(k));
       if (!in)
         return Unsupported(*phi, "a phi joining an active pointer and one "
-                                 "without shadow memory");
+                                 "without shadow memory" +
+                                     PointerOrigin(phi->getIncomingValue(k)));
       s->addIncoming(in, phi->getIncomingBlock(k));
     }
   return absl::OkStatus();
@@ -220,9 +225,11 @@ absl::Status ReverseEmitter::ShadowStore(StoreInst &store) {
     if (!v->getType()->isPointerTy() || !sp || !Active(&store))
       return absl::OkStatus();
     if (!sv)
-      return Unsupported(store, "storing a pointer without shadow memory "
-                                "into memory that holds active pointers" +
-                                    PointerOrigin(v));
+      return Unsupported(store,
+                         "storing a pointer without shadow memory into "
+                         "memory that holds active data (the analyses do "
+                         "not yet tell a struct's fields apart)" +
+                             PointerOrigin(v));
   }
   // An aggregate with floats beside pointers without shadows ({double, ptr
   // to constant data}, say): the pointer fields' shadows are unknown;

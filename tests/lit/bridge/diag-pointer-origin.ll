@@ -6,8 +6,8 @@
 ; RUN: not test -e %t.ll
 ; CHECK-DAG: in function `copied` (while generating `diffe_copied`), `load`: reverse mode does not yet support a load of active data through a pointer whose shadow is unknown; the pointer comes from a call to `get_buf`, which has no body and no derivative rule
 ; CHECK-DAG: in function `copied` (while generating `fwddiffe_copied`), call to `get_buf`: the function has no body and no derivative rule, and returns a pointer to memory that receives active data
-; CHECK-DAG: in function `zipped` (while generating `diffe_zipped`), `store`: reverse mode does not yet support storing a pointer without shadow memory into memory that holds active pointers; the pointer points into argument `w`, which is constant (pass it as duplicated, or optimize before differentiating, --pre-opt=O1, which often keeps the two kinds of pointers apart)
-; CHECK-DAG: in function `zipped_end` (while generating `diffe_zipped_end`), `store`: reverse mode does not yet support storing a pointer without shadow memory into memory that holds active pointers; the pointer points into argument `w`, which is constant (pass
+; CHECK-DAG: in function `zipped` (while generating `diffe_zipped`), `store`: reverse mode does not yet support storing a pointer without shadow memory into memory that holds active data (the analyses do not yet tell a struct's fields apart); the pointer points into argument `w`, which is constant (a workaround: pass it as duplicated, with a scratch shadow whose contents are ignored)
+; CHECK-DAG: in function `zipped_end` (while generating `diffe_zipped_end`), `store`: reverse mode does not yet support storing a pointer without shadow memory into memory that holds active data (the analyses do not yet tell a struct's fields apart); the pointer points into argument `w`, which is constant (a workaround
 ; CHECK-DAG: in function `invoked` (while generating `diffe_invoked`), invoke of `make_buf`: reverse mode does not yet support an invoke (a call that may throw) of `make_buf`, which has no body and no derivative rule, on active data
 
 declare ptr @get_buf(i64)

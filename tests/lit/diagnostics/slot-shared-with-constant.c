@@ -11,7 +11,7 @@
 // RUN: not %autodiff-opt %t.1.ll -o %t.1.out.ll 2>&1 | FileCheck %s --check-prefix=SELECT
 // RUN: %clang -S -emit-llvm -O2 %s -o %t.2.ll
 // RUN: not %autodiff-opt %t.2.ll -o %t.2.out.ll 2>&1 | FileCheck %s
-// CHECK: error: in function `f` (while generating `diffe_f`), `store`: reverse mode does not yet support storing a pointer without shadow memory into memory that holds active pointers; the pointer points into {{.*}}, which is constant
+// CHECK: error: in function `f` (while generating `diffe_f`), `store`: reverse mode does not yet support storing a pointer without shadow memory into memory that holds active data (the analyses do not yet tell a struct's fields apart); the pointer points into {{.*}}, which is constant
 // CHECK-NEXT: {{^}}  instruction: store ptr
 // SELECT: error: in function `f` (while generating `diffe_f`), `select`: reverse mode does not yet support a select between an active pointer and one without shadow memory
 
