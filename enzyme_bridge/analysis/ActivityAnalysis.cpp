@@ -191,6 +191,17 @@ bool IsConstantMemory(const Value *ptr) {
   });
 }
 
+/// The values a phi or select joins (a select's condition left out).
+static SmallVector<const Value *, 4> JoinedValues(const Value *v) {
+  SmallVector<const Value *, 4> values;
+  if (const auto *phi = dyn_cast<PHINode>(v))
+    values.append(phi->incoming_values().begin(),
+                  phi->incoming_values().end());
+  else if (const auto *sel = dyn_cast<SelectInst>(v))
+    values = {sel->getTrueValue(), sel->getFalseValue()};
+  return values;
+}
+
 class Solver {
 public:
   Solver(const Function &f, SmallPtrSetImpl<const Value *> &varied,
@@ -257,12 +268,9 @@ public:
     if (isa<PHINode>(agg) || isa<SelectInst>(agg)) {
       if (!seen.insert(agg).second)
         return false; // A cycle adds nothing its entries do not bring.
-      const auto *i = cast<Instruction>(agg);
-      for (unsigned k = isa<SelectInst>(agg) ? 1 : 0; k < i->getNumOperands();
-           ++k)
-        if (FieldMayBeVaried(i->getOperand(k), idx, seen))
-          return true;
-      return false;
+      return any_of(JoinedValues(agg), [&](const Value *in) {
+        return FieldMayBeVaried(in, idx, seen);
+      });
     }
     return varied_.count(agg) > 0;
   }
@@ -317,10 +325,8 @@ public:
       if (!fields_.insert({agg, key}).second)
         return;
       Vary(agg);
-      const auto *i = cast<Instruction>(agg);
-      for (unsigned k = isa<SelectInst>(agg) ? 1 : 0; k < i->getNumOperands();
-           ++k)
-        VaryField(i->getOperand(k), idx);
+      for (const Value *in : JoinedValues(agg))
+        VaryField(in, idx);
       return;
     }
     VaryAggregate(agg);
@@ -349,10 +355,8 @@ public:
       if (!aggregates_.insert(v).second)
         return;
       Vary(v);
-      const auto *i = cast<Instruction>(v);
-      for (unsigned k = isa<SelectInst>(v) ? 1 : 0; k < i->getNumOperands();
-           ++k)
-        VaryAggregate(i->getOperand(k), keep_constant_args);
+      for (const Value *in : JoinedValues(v))
+        VaryAggregate(in, keep_constant_args);
       return;
     }
     if (!CarriesDerivative(v->getType()))

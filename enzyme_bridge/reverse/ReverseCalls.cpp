@@ -255,21 +255,16 @@ absl::Status ReverseEmitter::VisitAllocationCall(CallBase &call, int kind) {
   case AllocKind::Malloc:
   case AllocKind::Calloc:
   case AllocKind::AlignedAlloc:
-    if (shadows_.count(&call)) {
-      // The reverse sweep is done with this shadow: every use came later
-      // in the forward sweep.
-      FunctionCallee freeFn = out_.getParent()->getOrInsertFunction(
-          "free", rb_.getVoidTy(), rb_.getPtrTy());
-      rb_.CreateCall(freeFn, {Lookup(shadows_[&call])});
-    }
-    return absl::OkStatus();
   case AllocKind::NumbaMemInfo:
     if (shadows_.count(&call)) {
-      // The shadow MemInfo was made with a reference count of one, which
-      // the forward sweep did not change: this releases it and its data.
-      FunctionCallee decref = out_.getParent()->getOrInsertFunction(
-          "NRT_decref", rb_.getVoidTy(), rb_.getPtrTy());
-      rb_.CreateCall(decref, {Lookup(shadows_[&call])});
+      // The reverse sweep is done with this shadow: every use came later
+      // in the forward sweep. A shadow MemInfo was made with a reference
+      // count of one, which the forward sweep did not change: NRT_decref
+      // releases it and its data.
+      bool meminfo = static_cast<AllocKind>(kind) == AllocKind::NumbaMemInfo;
+      FunctionCallee release = out_.getParent()->getOrInsertFunction(
+          meminfo ? "NRT_decref" : "free", rb_.getVoidTy(), rb_.getPtrTy());
+      rb_.CreateCall(release, {Lookup(shadows_[&call])});
     }
     return absl::OkStatus();
   case AllocKind::RefCount:
