@@ -630,6 +630,29 @@ absl::Status EmitBody(llvm::Module &m, llvm::Function &src,
   return absl::OkStatus();
 }
 
+/// Tells the type analysis what the signature says (as rustc's
+/// `"enzyme_type"` attributes do): the data of a `&[f64]`, `&mut f32`,
+/// `*const f64` parameter are floats of that width, which memory copies of
+/// them (`copy_from_slice` at -O0) need to be differentiated. An attribute
+/// the module already has is kept.
+static void AnnotateFloatPointees(llvm::Function &src,
+                                  const SourceSignature &sig) {
+  unsigned pos = 0;
+  for (const SourceParam &p : sig.params) {
+    const SourceType &t = p.type;
+    if (t.IsPointerLike() && t.elems.size() == 1 && t.elems[0].IsFloat() &&
+        (t.elems[0].bits == 32 || t.elems[0].bits == 64) &&
+        pos < src.arg_size() && src.getArg(pos)->getType()->isPointerTy() &&
+        !src.getAttributes().getParamAttr(pos, "enzyme_type").isValid()) {
+      std::string type = t.elems[0].bits == 64 ? "double" : "float";
+      src.addParamAttr(pos, llvm::Attribute::get(
+                                src.getContext(), "enzyme_type",
+                                "{[-1]:Pointer, [-1,-1]:Float@" + type + "}"));
+    }
+    pos += t.LlvmParamCount();
+  }
+}
+
 /// LowerAutoDiff without the request's origin in its diagnostics.
 absl::Status Lower(llvm::Module &m, const LoweringRequest &req) {
   std::string where = Where(req.source, req.attr.target);
@@ -687,6 +710,8 @@ absl::Status Lower(llvm::Module &m, const LoweringRequest &req) {
     AdoptTarget(target, plan);
   else
     target = CreateTarget(m, *src, plan, shape, item.target);
+  if (req.signature)
+    AnnotateFloatPointees(*src, sig);
 
   absl::Status emitted =
       EmitBody(m, *src, enzyme, plan, shape, target, item.target, where);

@@ -20,6 +20,7 @@ double mat_quad(const double *a, long an, const double *x, long n, double *y, lo
 double softmax_entropy(const double *z, long n);
 double boxed_bins(const double *x, long n);
 double min_total(const double *x, long n);
+double copy_stencil(const double *x, long n);
 
 res3 r_lj(const double *pos, long n, double *dpos, long dn, double eps, double sigma,
           double dret);
@@ -34,6 +35,7 @@ double r_quad(const double *a, long an, double *da, long dan, const double *x, l
               double *dx, long dn, double *y, long m, double *dy, long dm, double dret);
 __attribute__((weak)) double r_ent(const double *z, long n, double *dz, long dn, double dret);
 double r_mint(const double *x, long n, double *dx, long dn, double dret);
+double r_stencil(const double *x, long n, double *dx, long dn, double dret);
 __attribute__((weak)) double r_bins(const double *x, long n, double *dx, long dn, double dret);
 
 struct ctx { long n; const double *p[3]; double s[4]; };
@@ -66,6 +68,7 @@ static double quad_L(const double *v, void *p) {
 static double ent_F(const double *v, void *p) { struct ctx *c = p; return softmax_entropy(v, c->n); }
 static double bins_F(const double *v, void *p) { struct ctx *c = p; return boxed_bins(v, c->n); }
 static double mint_F(const double *v, void *p) { struct ctx *c = p; return min_total(v, c->n); }
+static double stencil_F(const double *v, void *p) { struct ctx *c = p; return copy_stencil(v, c->n); }
 static void check_grad(double (*F)(const double *, void *), void *c, const double *x, int n,
                        const double *got, double scale) {
   for (int i = 0; i < n; ++i) {
@@ -167,6 +170,12 @@ int main(int argc, char **argv) {
     CHECK_CLOSE(min_total(z, 9), r_mint(z, 9, dz, 9, 0.5));
     check_grad(mint_F, &zc, z, 9, dz, 0.5);
     for (int i = 0; i < 9; ++i) CHECK_CLOSE(0.5 * (i == 1 ? 2 * z[1] + 1 : 1), dz[i]);
+  }
+  /* copy_from_slice into a stack buffer, then a stencil over it */
+  {
+    memset(dz, 0, sizeof dz);
+    CHECK_CLOSE(copy_stencil(z, 9), r_stencil(z, 9, dz, 9, 1.25));
+    check_grad(stencil_F, &zc, z, 9, dz, 1.25);
   }
   return fd_report();
 }
