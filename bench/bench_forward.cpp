@@ -149,6 +149,30 @@ void BM_fwd_logistic(benchmark::State &state) {
 BENCHMARK(BM_primal_logistic)->RangeMultiplier(16)->Range(1 << 8, 1 << 16);
 BENCHMARK(BM_fwd_logistic)->RangeMultiplier(16)->Range(1 << 8, 1 << 16);
 
+// x / |x|: every element divided by the norm.
+void BM_primal_normalize(benchmark::State &state) {
+  long n = state.range(0);
+  auto x = Fill(n, 0.1, 1, 0.7);
+  std::vector<double> out(n);
+  for (auto _ : state) {
+    k_normalize(out.data(), x.data(), n);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * n);
+}
+void BM_fwd_normalize(benchmark::State &state) {
+  long n = state.range(0);
+  auto x = Fill(n, 0.1, 1, 0.7), dx = Fill(n, 0, 1, 0.9);
+  std::vector<double> out(n), dout(n);
+  for (auto _ : state) {
+    fwd_normalize(out.data(), dout.data(), x.data(), dx.data(), n);
+    benchmark::DoNotOptimize(dout.data());
+  }
+  state.SetItemsProcessed(state.iterations() * n);
+}
+BENCHMARK(BM_primal_normalize)->RangeMultiplier(16)->Range(1 << 10, 1 << 16);
+BENCHMARK(BM_fwd_normalize)->RangeMultiplier(16)->Range(1 << 10, 1 << 16);
+
 // ---- Checking the derivatives once --------------------------------------
 
 int g_failures = 0;
@@ -214,6 +238,17 @@ void CheckDerivatives() {
       return fo[k];
     }, h);
     Expect("stencil", fd, dout[k]);
+  }
+
+  std::vector<double> no(n), dno(n), fno(n);
+  fwd_normalize(no.data(), dno.data(), a.data(), da.data(), n);
+  for (long k : {0L, 5L, n - 1}) {
+    double fd = Central([&](double t) {
+      auto at = Shift(a, da, t);
+      k_normalize(fno.data(), at.data(), n);
+      return fno[k];
+    }, h);
+    Expect("normalize", fd, dno[k]);
   }
 
   double x0 = 0.31, r = 3.2;

@@ -91,3 +91,20 @@ double fwd_logistic(double x0, double dx0, double r, double dr, long n) {
   return __enzyme_fwddiff((void *)k_logistic, enzyme_dup, x0, dx0, enzyme_dup,
                           r, dr, enzyme_const, n);
 }
+
+/* ---- Vector normalization (divisions by a shared norm) ---------------- */
+
+void k_normalize(double *out, const double *x, long n) {
+  double s = 0;
+  for (long i = 0; i < n; ++i)
+    s += x[i] * x[i];
+  double norm = sqrt(s);
+  for (long i = 0; i < n; ++i)
+    out[i] = x[i] / norm;
+}
+
+void fwd_normalize(double *out, double *dout, const double *x,
+                   const double *dx, long n) {
+  __enzyme_fwddiff_void((void *)k_normalize, enzyme_dup, out, dout,
+                        enzyme_dup, x, dx, enzyme_const, n);
+}

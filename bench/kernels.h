@@ -33,6 +33,9 @@ void fwd_stencil(double *out, double *dout, const double *in,
 /* n steps of x <- r x (1 - x) */
 double k_logistic(double x0, double r, long n);
 double fwd_logistic(double x0, double dx0, double r, double dr, long n);
+void k_normalize(double *out, const double *x, long n);
+void fwd_normalize(double *out, double *dout, const double *x,
+                   const double *dx, long n);
 
 #ifdef __cplusplus
 }

@@ -164,9 +164,8 @@ absl::Status ReverseEmitter::ApplyRule(Instruction &i) {
       ops.push_back(used[j] ? Lookup(operand(j))
                             : PoisonValue::get(operand(j)->getType()));
     Value *result = used[n] ? Lookup(&i) : PoisonValue::get(i.getType());
-    Value *partial = EmitPartial(rb_, *rule, k, ops, result);
-    if (partial)
-      AddAdjoint(op, rb_.CreateFMul(adjoint, partial));
+    if (Value *scaled = EmitScaledPartial(rb_, *rule, k, ops, result, adjoint))
+      AddAdjoint(op, scaled);
   }
   return absl::OkStatus();
 }

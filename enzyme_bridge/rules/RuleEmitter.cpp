@@ -160,9 +160,15 @@ bool IsZero(Value *v) {
 }
 
 /// A product seed * partial, possibly negated; `value` null means zero.
+/// A partial that is a quotient stays one until it is materialized:
+/// ±(value / denom) * factor, so that terms over one denominator share a
+/// single division (fdiv's tangent (ta - tb q) / b; its adjoints a / b and
+/// (a / b) q, one division after CSE).
 struct Term {
   Value *value = nullptr;
   bool negated = false;
+  Value *denom = nullptr;  ///< Divides `value` when set.
+  Value *factor = nullptr; ///< Multiplies the quotient when set.
 };
 
 /// Emits the expressions of one rule application at the builder's insertion
@@ -194,11 +200,20 @@ public:
       t.negated = !t.negated;
       return t;
     }
-    case Kind::Div:
+    case Kind::Div: {
+      Value *denom = Emit(*partial.args[1]);
+      if (IsConstant(denom, 1.0) || llvm::isa<llvm::Constant>(denom))
+        break; // A constant quotient folds into one factor.
       if (partial.args[0]->kind == Kind::Constant &&
           partial.args[0]->value == 1.0)
-        return {FDiv(seed, Emit(*partial.args[1])), false};
-      break;
+        return {seed, false, denom, nullptr};
+      if (partial.args[0]->kind == Kind::Constant)
+        break;
+      Value *num = Emit(*partial.args[0]);
+      if (IsZero(num))
+        return {};
+      return {seed, false, denom, num};
+    }
     default:
       break;
     }
@@ -214,12 +229,44 @@ public:
   Value *Materialize(const Term &t) {
     if (!t.value)
       return llvm::Constant::getNullValue(type_);
-    return t.negated ? FNeg(t.value) : t.value;
+    Value *v = Unsigned(t);
+    return t.negated ? FNeg(v) : v;
   }
 
   /// The sum of `terms`, skipping zeros and turning negated terms into
-  /// subtractions.
+  /// subtractions; over one common denominator, one division at the end.
   Value *Sum(ArrayRef<Term> terms) {
+    llvm::SmallVector<Term, 3> live;
+    for (const Term &t : terms)
+      if (t.value)
+        live.push_back(t);
+    bool common = live.size() > 1 && all_of(live, [&](const Term &t) {
+                    return t.denom && t.denom == live[0].denom;
+                  });
+    llvm::SmallVector<Term, 3> plain;
+    for (const Term &t : live) {
+      Value *v = t.value;
+      if (common)
+        v = t.factor ? FMul(v, t.factor) : v;
+      else
+        v = Unsigned(t);
+      plain.push_back({v, t.negated});
+    }
+    Value *sum = SumPlain(plain);
+    return common ? FDiv(sum, live[0].denom) : sum;
+  }
+
+private:
+  /// A term's magnitude: (value / denom) * factor.
+  Value *Unsigned(const Term &t) {
+    Value *v = t.value;
+    if (t.denom)
+      v = FDiv(v, t.denom);
+    return t.factor ? FMul(v, t.factor) : v;
+  }
+
+  /// The sum of terms without denominators or factors.
+  Value *SumPlain(ArrayRef<Term> terms) {
     Term acc;
     for (const Term &t : terms) {
       if (!t.value)
@@ -236,7 +283,6 @@ public:
     return Materialize(acc);
   }
 
-private:
   static Type *ExpressionType(ArrayRef<Value *> operands, Value *result) {
     if (result)
       return result->getType();
@@ -579,6 +625,17 @@ llvm::SmallVector<Value *, 3> EmitAdjoints(llvm::IRBuilderBase &b,
       adjoints[i] = emitter.Materialize(t);
   }
   return adjoints;
+}
+
+Value *EmitScaledPartial(llvm::IRBuilderBase &b, const DerivativeRule &rule,
+                         unsigned i, ArrayRef<Value *> operands,
+                         Value *result, Value *adjoint) {
+  assert(i < rule.partials.size() && "operand out of range");
+  if (!rule.partials[i] || !adjoint || IsZero(adjoint))
+    return nullptr;
+  ExprEmitter emitter(b, operands, result);
+  Term t = emitter.Scale(*rule.partials[i], adjoint);
+  return t.value ? emitter.Materialize(t) : nullptr;
 }
 
 double EvaluatePartial(const DerivativeRule &rule, unsigned i,

@@ -72,6 +72,15 @@ EmitAdjoints(llvm::IRBuilderBase &b, const DerivativeRule &rule,
              llvm::ArrayRef<llvm::Value *> operands, llvm::Value *result,
              llvm::Value *adjoint);
 
+/// Reverse mode, one operand: partial_i * adjoint, with the folds of
+/// EmitTangent (a quotient partial q / y becomes (adjoint / y) * q, which
+/// shares its division with the other operand's adjoint / y). Null when
+/// operand `i` has no partial or the product vanishes.
+llvm::Value *EmitScaledPartial(llvm::IRBuilderBase &b,
+                               const DerivativeRule &rule, unsigned i,
+                               llvm::ArrayRef<llvm::Value *> operands,
+                               llvm::Value *result, llvm::Value *adjoint);
+
 /// Evaluates a partial numerically on doubles (operands and result as
 /// doubles), for tests against finite differences. Integer operands are
 /// passed as doubles holding integers.

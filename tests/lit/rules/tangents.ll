@@ -12,10 +12,10 @@ define double @div(double %a, double %b) {
 }
 ; CHECK-LABEL: define internal double @fwddiffe_div(double %a, double %"a'", double %b, double %"b'")
 ; CHECK: %q = fdiv double %a, %b
-; CHECK: %[[T1:.*]] = fdiv double %"a'", %b
-; CHECK: %[[R:.*]] = fdiv double %q, %b
-; CHECK: %[[T2:.*]] = fmul double %"b'", %[[R]]
-; CHECK: %[[T:.*]] = fsub double %[[T1]], %[[T2]]
+; One division: (a' - b' q) / b.
+; CHECK: %[[T2:.*]] = fmul double %"b'", %q
+; CHECK: %[[N:.*]] = fsub double %"a'", %[[T2]]
+; CHECK: %[[T:.*]] = fdiv double %[[N]], %b
 ; CHECK: ret double %[[T]]
 
 define double @sin(double %x) {

@@ -217,10 +217,11 @@ TEST_F(RuleEmitterTest, FDivTangentDividesAndSubtracts) {
     })"));
   Value *t = Tangent();
   Value *b = Arg("b");
+  // One division: (t0 - t1 q) / b.
   EXPECT_TRUE(match(
-      t, m_FSub(m_FDiv(m_Specific(Arg("t0")), m_Specific(b)),
-                m_FMul(m_Specific(Arg("t1")),
-                       m_FDiv(m_Specific(r_), m_Specific(b))))))
+      t, m_FDiv(m_FSub(m_Specific(Arg("t0")),
+                       m_FMul(m_Specific(Arg("t1")), m_Specific(r_))),
+                m_Specific(b))))
       << Print(t);
 }
 
@@ -408,10 +409,12 @@ TEST_F(RuleEmitterTest, FDivAdjoints) {
   EXPECT_TRUE(match(adjoints[0],
                     m_FDiv(m_Specific(Arg("adj")), m_Specific(Arg("b")))))
       << Print(adjoints[0]);
+  // -(adj / b) q: the quotient adj / b is the first adjoint's (one
+  // division once CSE merges them).
   EXPECT_TRUE(match(adjoints[1],
-                    m_FNeg(m_FMul(m_Specific(Arg("adj")),
-                                  m_FDiv(m_Specific(r_),
-                                         m_Specific(Arg("b")))))))
+                    m_FNeg(m_FMul(m_FDiv(m_Specific(Arg("adj")),
+                                         m_Specific(Arg("b"))),
+                                  m_Specific(r_)))))
       << Print(adjoints[1]);
   Verify();
 }
