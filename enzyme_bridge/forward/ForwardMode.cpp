@@ -15,6 +15,7 @@
 #include "enzyme_bridge/ClonePrimal.h"
 #include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/ShadowArenas.h"
 #include "enzyme_bridge/forward/ForwardEmitter.h"
 #include "enzyme_bridge/rules/Rules.h"
 #include "enzyme_bridge/analysis/TypeAnalysis.h"
@@ -71,76 +72,8 @@ Value *ForwardEmitter::TOrZero(Value *v, unsigned lane) {
 }
 
 //===----------------------------------------------------------------------===//
-// The zero arena
-//
-// A constant pointer can end up next to active data (Rust's iterator
-// structs hold a constant slice's pointers beside an active closure). Its
-// shadow must exist there, and tangent loads through it must read zero:
-// it points into the middle of a large read-only mapping of zero pages,
-// made once per process, so any offset within +-512 MiB reads zero, and a
-// write (which would mean the memory was not constant after all) faults
-// instead of giving a wrong derivative.
+// The zero arena (ShadowArenas.h)
 //===----------------------------------------------------------------------===//
-
-static constexpr uint64_t kZeroArenaSize = uint64_t(1) << 30;
-
-static GlobalVariable *ZeroArenaGlobal(Module &m) {
-  const char *name = "__autodiff_zero_arena";
-  if (GlobalVariable *gv = m.getNamedGlobal(name))
-    return gv;
-  auto *ptrTy = PointerType::get(m.getContext(), 0);
-  auto *gv = new GlobalVariable(m, ptrTy, false, GlobalValue::LinkOnceODRLinkage,
-                                ConstantPointerNull::get(ptrTy), name);
-  gv->setVisibility(GlobalValue::HiddenVisibility);
-  return gv;
-}
-
-/// `ptr __autodiff_zero_shadow()`: the middle of the arena (null if it
-/// cannot be mapped).
-static Function *ZeroShadowHelper(Module &m) {
-  const char *name = "__autodiff_zero_shadow";
-  if (Function *f = m.getFunction(name))
-    return f;
-  LLVMContext &ctx = m.getContext();
-  auto *ptrTy = PointerType::get(ctx, 0);
-  auto *i32 = Type::getInt32Ty(ctx);
-  auto *i64 = Type::getInt64Ty(ctx);
-  Function *f = Function::Create(FunctionType::get(ptrTy, false),
-                                 GlobalValue::LinkOnceODRLinkage, name, &m);
-  f->setVisibility(GlobalValue::HiddenVisibility);
-  f->addFnAttr(Attribute::NoUnwind);
-  GlobalVariable *arena = ZeroArenaGlobal(m);
-  FunctionCallee mmap = m.getOrInsertFunction(
-      "mmap", FunctionType::get(ptrTy, {ptrTy, i64, i32, i32, i32, i64}, false));
-  BasicBlock *entry = BasicBlock::Create(ctx, "entry", f);
-  BasicBlock *map = BasicBlock::Create(ctx, "map", f);
-  BasicBlock *done = BasicBlock::Create(ctx, "done", f);
-  IRBuilder<> b(entry);
-  Value *cur = b.CreateLoad(ptrTy, arena);
-  b.CreateCondBr(b.CreateIsNull(cur), map, done);
-  b.SetInsertPoint(map);
-  // PROT_READ; MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE (Linux).
-  Value *mem = b.CreateCall(mmap, {ConstantPointerNull::get(ptrTy),
-                                   ConstantInt::get(i64, kZeroArenaSize),
-                                   ConstantInt::get(i32, 1),
-                                   ConstantInt::get(i32, 0x4022),
-                                   ConstantInt::get(i32, -1),
-                                   ConstantInt::get(i64, 0)});
-  Value *failed = b.CreateICmpEQ(
-      mem, b.CreateIntToPtr(ConstantInt::get(i64, -1), ptrTy));
-  Value *got = b.CreateSelect(failed, ConstantPointerNull::get(ptrTy), mem);
-  b.CreateStore(got, arena);
-  b.CreateBr(done);
-  b.SetInsertPoint(done);
-  PHINode *base = b.CreatePHI(ptrTy, 2);
-  base->addIncoming(cur, entry);
-  base->addIncoming(got, map);
-  Value *mid = b.CreateGEP(b.getInt8Ty(), base,
-                           ConstantInt::get(i64, kZeroArenaSize / 2));
-  b.CreateRet(b.CreateSelect(b.CreateIsNull(base),
-                             ConstantPointerNull::get(ptrTy), mid));
-  return f;
-}
 
 Value *ForwardEmitter::ZeroShadow(Type *t) {
   if (!ContainsPointer(t) || t->isVectorTy())
@@ -153,7 +86,8 @@ Value *ForwardEmitter::ZeroShadow(Type *t) {
   Value *v;
   if (t->isPointerTy()) {
     IRBuilder<> eb(&*out_.getEntryBlock().getFirstInsertionPt());
-    v = eb.CreateCall(ZeroShadowHelper(*out_.getParent()), {}, "zero.shadow");
+    v = eb.CreateCall(ArenaShadowHelper(*out_.getParent(), ArenaKind::Zero),
+                      {}, "zero.shadow");
   } else {
     auto *ptr = cast<Instruction>(ZeroShadow(PointerType::get(t->getContext(), 0)));
     IRBuilder<> eb(ptr->getNextNode());
@@ -184,14 +118,7 @@ Value *ForwardEmitter::ZeroShadow(Type *t) {
 }
 
 Value *ForwardEmitter::InZeroArena(Value *shadow) {
-  Module &m = *out_.getParent();
-  Value *base = b_.CreateLoad(b_.getPtrTy(), ZeroArenaGlobal(m));
-  Value *shadowAddr = b_.CreatePtrToInt(shadow, b_.getInt64Ty());
-  Value *baseAddr = b_.CreatePtrToInt(base, b_.getInt64Ty());
-  Value *off = b_.CreateSub(shadowAddr, baseAddr);
-  Value *mapped = b_.CreateIsNotNull(base);
-  Value *inside = b_.CreateICmpULT(off, b_.getInt64(kZeroArenaSize));
-  return b_.CreateAnd(mapped, inside);
+  return InArena(b_, shadow, ArenaKind::Zero);
 }
 
 bool ForwardEmitter::HasT(Value *v) {

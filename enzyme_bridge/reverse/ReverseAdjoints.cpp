@@ -433,6 +433,8 @@ absl::Status ReverseEmitter::visitStoreInst(StoreInst &i) {
                           "placeholder)");
   }
   Type *t = v->getType();
+  if (Active(v))
+    CheckNotSink(shadow);
   Value *a = rb_.CreateAlignedLoad(t, shadow, i.getAlign(), "stored.adjoint");
   rb_.CreateAlignedStore(Constant::getNullValue(t), shadow, i.getAlign());
   AddAdjoint(v, a);

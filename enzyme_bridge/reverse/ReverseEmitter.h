@@ -122,6 +122,14 @@ private:
   void ComputeAnalyses();
 
   // Shadows of pointers in the forward sweep (ReverseShadows.cpp).
+  /// The shadow of a pointer into constant memory of unknown extent (a
+  /// constant argument kept beside active data): the sink arena.
+  llvm::Value *SinkShadow();
+  /// Whether `p` points into the memory of an argument passed as constant.
+  bool IsConstantArgumentPointer(llvm::Value *p);
+  /// Stops the program with a message if `shadow` is in the sink arena
+  /// (active data stored into memory declared constant).
+  void CheckNotSink(llvm::Value *shadow);
   /// The shadow of constant memory (a zeroed global that drops adjoints),
   /// or null if `v` is not constant memory.
   llvm::Value *ConstantMemorySink(llvm::Value *v);
@@ -259,6 +267,9 @@ private:
   // Forward sweep.
   llvm::IRBuilder<> fb_;
   llvm::DenseMap<llvm::Value *, llvm::Value *> shadows_;
+  /// The sink arena's shadow (ShadowArenas.h), made at the entry on first
+  /// use; once made, stores of active data check they do not go there.
+  llvm::Value *sink_shadow_ = nullptr;
   /// Per primal block with several predecessors: which one it came from.
   llvm::DenseMap<llvm::BasicBlock *, llvm::PHINode *> come_from_;
   /// Stack slots caching values outside loops, and array slots inside.

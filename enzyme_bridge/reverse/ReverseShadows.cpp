@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/ShadowArenas.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "support/StatusMacros.h"
@@ -120,6 +121,61 @@ Value *ReverseEmitter::ConstantMemorySink(Value *v) {
   return sink;
 }
 
+bool ReverseEmitter::IsConstantArgumentPointer(Value *p) {
+  // An argument without a shadow was passed as constant: whatever the
+  // analyses say of pointers into it, the caller declared it inactive.
+  Value *obj = getUnderlyingObject(p);
+  return isa<Argument>(obj) && obj->getType()->isPointerTy() &&
+         !shadows_.count(obj);
+}
+
+Value *ReverseEmitter::SinkShadow() {
+  if (!sink_shadow_) {
+    IRBuilder<> eb(&*out_.getEntryBlock().getFirstInsertionPt());
+    sink_shadow_ = eb.CreateCall(
+        ArenaShadowHelper(*out_.getParent(), ArenaKind::Sink), {},
+        "sink.shadow");
+  }
+  return sink_shadow_;
+}
+
+/// `void __autodiff_check_sink(ptr)`: writes a message and aborts if the
+/// shadow is in the sink arena.
+static Function *CheckSinkHelper(Module &m) {
+  const char *name = "__autodiff_check_sink";
+  if (Function *f = m.getFunction(name))
+    return f;
+  LLVMContext &ctx = m.getContext();
+  auto *ptrTy = PointerType::get(ctx, 0);
+  Function *f = Function::Create(
+      FunctionType::get(Type::getVoidTy(ctx), {ptrTy}, false),
+      GlobalValue::LinkOnceODRLinkage, name, &m);
+  f->setVisibility(GlobalValue::HiddenVisibility);
+  BasicBlock *entry = BasicBlock::Create(ctx, "entry", f);
+  BasicBlock *fail = BasicBlock::Create(ctx, "fail", f);
+  BasicBlock *ok = BasicBlock::Create(ctx, "ok", f);
+  IRBuilder<> b(entry);
+  b.CreateCondBr(InArena(b, f->getArg(0), ArenaKind::Sink), fail, ok);
+  b.SetInsertPoint(fail);
+  const char *msg = "autodiff: active data was stored into memory passed as "
+                    "constant; its derivative cannot be given back (pass "
+                    "that memory as duplicated)\n";
+  FunctionCallee write = m.getOrInsertFunction(
+      "write", b.getInt64Ty(), b.getInt32Ty(), ptrTy, b.getInt64Ty());
+  b.CreateCall(write, {b.getInt32(2), b.CreateGlobalString(msg),
+                       b.getInt64(std::string(msg).size())});
+  b.CreateCall(m.getOrInsertFunction("abort", b.getVoidTy()));
+  b.CreateUnreachable();
+  b.SetInsertPoint(ok);
+  b.CreateRetVoid();
+  return f;
+}
+
+void ReverseEmitter::CheckNotSink(Value *shadow) {
+  if (sink_shadow_)
+    rb_.CreateCall(CheckSinkHelper(*out_.getParent()), {shadow});
+}
+
 absl::Status ReverseEmitter::BuildShadows() {
   for (auto &entry : cloned_.shadows)
     shadows_[entry.first] = entry.second[0];
@@ -179,6 +235,10 @@ absl::Status ReverseEmitter::BuildShadows() {
   for (auto &[phi, s] : phis)
     for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k) {
       Value *in = KnownShadow(phi->getIncomingValue(k));
+      // A constant argument's pointer on some paths: the sink.
+      if (!in && phi->getType()->isPointerTy() &&
+          IsConstantArgumentPointer(phi->getIncomingValue(k)))
+        in = SinkShadow();
       if (!in)
         return Unsupported(*phi, "a phi joining an active pointer and one "
                                  "without shadow memory" +
@@ -224,12 +284,10 @@ absl::Status ReverseEmitter::ShadowStore(StoreInst &store) {
     // the new pointer would land in the old one's shadow.
     if (!v->getType()->isPointerTy() || !sp || !Active(&store))
       return absl::OkStatus();
+    // Constant memory beside active data (a constant table's pointer in a
+    // struct with active fields): its adjoints go to the sink.
     if (!sv)
-      return Unsupported(store,
-                         "storing a pointer without shadow memory into "
-                         "memory that holds active data (the analyses do "
-                         "not yet tell a struct's fields apart)" +
-                             PointerOrigin(v));
+      sv = SinkShadow();
   }
   // An aggregate with floats beside pointers without shadows ({double, ptr
   // to constant data}, say): the pointer fields' shadows are unknown;
@@ -328,9 +386,13 @@ void ReverseEmitter::ShadowAggregate(Instruction &i) {
     Value *agg = KnownShadow(ins->getAggregateOperand());
     Value *sp = ContainsPointer(part->getType()) ? KnownShadow(part) : part;
     // An inactive pointer field (Numba's meminfo beside an active data
-    // pointer): nothing reads active data through it; null shadow.
+    // pointer, a constant slice's pointer beside an active one): the sink
+    // takes what the analyses, which do not tell fields apart everywhere,
+    // may still send through it; null for other inactive parts.
     if (!sp && !Active(part))
-      sp = Constant::getNullValue(part->getType());
+      sp = part->getType()->isPointerTy()
+               ? SinkShadow()
+               : Constant::getNullValue(part->getType());
     // Built even when inactive if every part has a shadow (null and undef
     // are their own): an active pointer may be inserted later. Without
     // one: reported where a pointer without shadow is used.
@@ -388,6 +450,12 @@ absl::Status ReverseEmitter::ShadowPointer(Instruction &i, bool receiver) {
   } else if (auto *sel = dyn_cast<SelectInst>(&i)) {
     Value *t = KnownShadow(sel->getTrueValue());
     Value *f = KnownShadow(sel->getFalseValue());
+    if (!t && sel->getType()->isPointerTy() &&
+        IsConstantArgumentPointer(sel->getTrueValue()))
+      t = SinkShadow();
+    if (!f && sel->getType()->isPointerTy() &&
+        IsConstantArgumentPointer(sel->getFalseValue()))
+      f = SinkShadow();
     if (!t || !f)
       return Unsupported(i, "a select between an active pointer and one "
                             "without shadow memory");

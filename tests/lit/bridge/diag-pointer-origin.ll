@@ -6,8 +6,6 @@
 ; RUN: not test -e %t.ll
 ; CHECK-DAG: in function `copied` (while generating `diffe_copied`), `load`: reverse mode does not yet support a load of active data through a pointer whose shadow is unknown; the pointer comes from a call to `get_buf`, which has no body and no derivative rule
 ; CHECK-DAG: in function `copied` (while generating `fwddiffe_copied`), call to `get_buf`: the function has no body and no derivative rule, and returns a pointer to memory that receives active data
-; CHECK-DAG: in function `zipped` (while generating `diffe_zipped`), `store`: reverse mode does not yet support storing a pointer without shadow memory into memory that holds active data (the analyses do not yet tell a struct's fields apart); the pointer points into argument `w`, which is constant (a workaround: pass it as duplicated, with a scratch shadow whose contents are ignored)
-; CHECK-DAG: in function `zipped_end` (while generating `diffe_zipped_end`), `store`: reverse mode does not yet support storing a pointer without shadow memory into memory that holds active data (the analyses do not yet tell a struct's fields apart); the pointer points into argument `w`, which is constant (a workaround
 ; CHECK-DAG: in function `invoked` (while generating `diffe_invoked`), invoke of `make_buf`: reverse mode does not yet support an invoke (a call that may throw) of `make_buf`, which has no body and no derivative rule, on active data
 
 declare ptr @get_buf(i64)
@@ -43,42 +41,8 @@ lp:
   resume { ptr, i32 } %l
 }
 
-; One pointer slot holding the active pointer, then the constant one (kept
-; in memory by volatile loads): the shadow slot would keep the active
-; shadow, so the constant array's adjoints would land in the gradient.
-define double @zipped(ptr %z, ptr %w) {
-  %slot = alloca ptr
-  store ptr %z, ptr %slot
-  %zp = load volatile ptr, ptr %slot
-  store ptr %w, ptr %slot
-  %wp = load volatile ptr, ptr %slot
-  %a = load double, ptr %zp
-  %b = load double, ptr %wp
-  %m = fmul double %a, %b
-  ret double %m
-}
-
-; The same with a pointer computed from the constant argument.
-define double @zipped_end(ptr %z, ptr %w) {
-  %slot = alloca ptr
-  %w1 = getelementptr double, ptr %w, i64 1
-  store ptr %z, ptr %slot
-  %zp = load volatile ptr, ptr %slot
-  store ptr %w1, ptr %slot
-  %wp = load volatile ptr, ptr %slot
-  %a = load double, ptr %zp
-  %b = load double, ptr %wp
-  %m = fmul double %a, %b
-  ret double %m
-}
-
-@enzyme_const = external global i32
 declare double @__enzyme_autodiff(...)
-define void @d3(ptr %z, ptr %dz, ptr %w) {
-  call void (...) @__enzyme_autodiff(ptr @zipped, ptr %z, ptr %dz, ptr @enzyme_const, ptr %w)
-  call void (...) @__enzyme_autodiff(ptr @zipped_end, ptr %z, ptr %dz, ptr @enzyme_const, ptr %w)
-  ret void
-}
+
 declare double @__enzyme_fwddiff(...)
 define double @f1(double %x) {
   %d = call double (...) @__enzyme_fwddiff(ptr @copied, double %x, double 1.0)
