@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
 #include <algorithm>
@@ -111,8 +112,12 @@ std::string SourceType::ToString() const {
   case Kind::Bool:
     return "bool";
   case Kind::Ref:
+    if (array_len)
+      return absl::StrCat("&[", elem(0), "; ", array_len, "]");
     return absl::StrCat("&", elem(0));
   case Kind::MutRef:
+    if (array_len)
+      return absl::StrCat("&mut [", elem(0), "; ", array_len, "]");
     return absl::StrCat("&mut ", elem(0));
   case Kind::ConstPtr:
     return absl::StrCat("*const ", elem(0));
@@ -125,14 +130,15 @@ std::string SourceType::ToString() const {
   case Kind::Pair:
     return absl::StrCat("(", elem(0), ", ", elem(1), ")");
   case Kind::Opaque:
-    return "opaque";
+    return name.empty() ? "opaque" : name;
   }
   return "?";
 }
 
 bool SourceType::operator==(const SourceType &o) const {
   return kind == o.kind && bits == o.bits && is_signed == o.is_signed &&
-         elems == o.elems && is_pointer_sized == o.is_pointer_sized;
+         elems == o.elems && is_pointer_sized == o.is_pointer_sized &&
+         array_len == o.array_len && name == o.name;
 }
 
 //===----------------------------------------------------------------------===//
@@ -267,16 +273,63 @@ private:
       auto elem = ParseType();
       if (!elem.ok())
         return elem.status();
+      if (Consume(';')) // An array, `&[f64; 4]`: one pointer.
+        return ParseArrayLength(is_mut, *std::move(elem));
       if (!Consume(']'))
         return Error("expected `]` to close the slice type");
       return Wrap(is_mut ? SourceType::Kind::MutSlice : SourceType::Kind::Slice,
                   *std::move(elem));
     }
-    auto pointee = ParseType();
+    auto pointee = ParsePointee();
     if (!pointee.ok())
       return pointee.status();
     return Wrap(is_mut ? SourceType::Kind::MutRef : SourceType::Kind::Ref,
                 *std::move(pointee));
+  }
+
+  absl::StatusOr<SourceType> ParseArrayLength(bool is_mut, SourceType elem) {
+    SkipSpace();
+    size_t start = pos_;
+    while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9')
+      ++pos_;
+    std::string_view digits = text_.substr(start, pos_ - start);
+    uint64_t n = 0;
+    if (digits.empty() || digits.size() > 18 ||
+        !absl::SimpleAtoi(absl::string_view(digits.data(), digits.size()),
+                          &n) ||
+        n == 0)
+      return Error("expected a positive array length after `;`");
+    if (!Consume(']'))
+      return Error("expected `]` to close the array type");
+    SourceType t =
+        Wrap(is_mut ? SourceType::Kind::MutRef : SourceType::Kind::Ref,
+             std::move(elem));
+    t.array_len = n;
+    return t;
+  }
+
+  /// What a reference or raw pointer points to: any type, or a user type
+  /// by name (`&Params`), which is opaque behind the pointer.
+  absl::StatusOr<SourceType> ParsePointee() {
+    SkipSpace();
+    size_t start = pos_;
+    auto pointee = ParseType();
+    if (pointee.ok())
+      return pointee;
+    pos_ = start;
+    std::string_view name = ReadIdent();
+    if (name.empty() || !IsIdentStart(name[0]) || !IsUserTypeName(name))
+      return pointee.status();
+    SourceType t;
+    t.kind = SourceType::Kind::Opaque;
+    t.name = std::string(name);
+    return t;
+  }
+
+  /// A user type's name: CamelCase, as Rust's structs and enums are
+  /// written (`Params`, `State3`), which no built-in type spells.
+  static bool IsUserTypeName(std::string_view name) {
+    return name[0] >= 'A' && name[0] <= 'Z';
   }
 
   absl::StatusOr<SourceType> ParseRawPointer() {
@@ -288,7 +341,7 @@ private:
       kind = SourceType::Kind::MutPtr;
     else
       return Error("expected `const` or `mut` after `*`");
-    auto pointee = ParseType();
+    auto pointee = ParsePointee();
     if (!pointee.ok())
       return pointee.status();
     return Wrap(kind, *std::move(pointee));

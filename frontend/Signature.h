@@ -45,6 +45,10 @@ struct SourceType {
   /// Int only: written `isize` / `usize` (`bits` is 64). Keeps diagnostics
   /// in the user's spelling.
   bool is_pointer_sized = false;
+  /// Ref/MutRef only: `&[T; N]` when nonzero (one pointer, like `&T`).
+  uint64_t array_len = 0;
+  /// Opaque only: the name of a user type behind a pointer (`&Params`).
+  std::string name;
 
   static SourceType Unit() { return {}; }
   static SourceType Float(uint32_t bits);

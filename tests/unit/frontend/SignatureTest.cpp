@@ -48,6 +48,10 @@ TEST_P(TypeFormTest, Parses) {
 INSTANTIATE_TEST_SUITE_P(
     AllForms, TypeFormTest,
     ::testing::Values(
+        TypeRow{"&[f64; 4]", TK::Ref, "&[f64; 4]", 1, 8, true},
+        TypeRow{"&mut [f32;3]", TK::MutRef, "&mut [f32; 3]", 1, 8, true},
+        TypeRow{"&Params", TK::Ref, "&Params", 1, 8, true},
+        TypeRow{"*const State3", TK::ConstPtr, "*const State3", 1, 8, true},
         TypeRow{"f32", TK::Float, "f32", 1, 4, false},
         TypeRow{"f64", TK::Float, "f64", 1, 8, false},
         TypeRow{"i8", TK::Int, "i8", 1, 1, false},
@@ -147,6 +151,12 @@ INSTANTIATE_TEST_SUITE_P(
         TypeErrorRow{"[f64]", "could not parse type `[f64]`: unexpected "
                               "`[f64]`"},
         TypeErrorRow{"f63", "could not parse type `f63`: unknown type `f63`"},
+        TypeErrorRow{"&[f64; 0]", "could not parse type `&[f64; 0]`: expected "
+                                  "a positive array length after `;`"},
+        TypeErrorRow{"&[f64; 4", "could not parse type `&[f64; 4`: expected "
+                                 "`]` to close the array type"},
+        TypeErrorRow{"&params", "could not parse type `&params`: unknown "
+                                "type `params`"},
         TypeErrorRow{"i7", "could not parse type `i7`: unknown type `i7`"}),
     [](const ::testing::TestParamInfo<TypeErrorRow> &info) {
       return "Error" + std::to_string(info.index);

@@ -111,3 +111,21 @@ pub fn copy_stencil(x: &[f64]) -> f64 {
     }
     s
 }
+
+#[repr(C)]
+pub struct Params {
+    pub k: f64,
+    pub c: f64,
+}
+
+#[no_mangle]
+pub fn spring4(a: &[f64; 4], p: &Params) -> f64 {
+    // an array and a struct behind references (`&[f64; 4]`, `&Params` in
+    // the spec)
+    let mut e = 0.0;
+    for i in 0..3 {
+        let d = a[i + 1] - a[i];
+        e += 0.5 * p.k * d * d + p.c * d.powi(4);
+    }
+    e
+}

@@ -21,6 +21,8 @@ double softmax_entropy(const double *z, long n);
 double boxed_bins(const double *x, long n);
 double min_total(const double *x, long n);
 double copy_stencil(const double *x, long n);
+typedef struct { double k, c; } params;
+double spring4(const double *a, const params *p);
 
 res3 r_lj(const double *pos, long n, double *dpos, long dn, double eps, double sigma,
           double dret);
@@ -36,6 +38,7 @@ double r_quad(const double *a, long an, double *da, long dan, const double *x, l
 __attribute__((weak)) double r_ent(const double *z, long n, double *dz, long dn, double dret);
 double r_mint(const double *x, long n, double *dx, long dn, double dret);
 double r_stencil(const double *x, long n, double *dx, long dn, double dret);
+double r_spring4(const double *a, double *da, const params *p, params *dp, double dret);
 __attribute__((weak)) double r_bins(const double *x, long n, double *dx, long dn, double dret);
 
 struct ctx { long n; const double *p[3]; double s[4]; };
@@ -69,6 +72,12 @@ static double ent_F(const double *v, void *p) { struct ctx *c = p; return softma
 static double bins_F(const double *v, void *p) { struct ctx *c = p; return boxed_bins(v, c->n); }
 static double mint_F(const double *v, void *p) { struct ctx *c = p; return min_total(v, c->n); }
 static double stencil_F(const double *v, void *p) { struct ctx *c = p; return copy_stencil(v, c->n); }
+/* v = a[0..4], k, c */
+static double spring4_F(const double *v, void *p) {
+  (void)p;
+  params q = {v[4], v[5]};
+  return spring4(v, &q);
+}
 static void check_grad(double (*F)(const double *, void *), void *c, const double *x, int n,
                        const double *got, double scale) {
   for (int i = 0; i < n; ++i) {
@@ -176,6 +185,15 @@ int main(int argc, char **argv) {
     memset(dz, 0, sizeof dz);
     CHECK_CLOSE(copy_stencil(z, 9), r_stencil(z, 9, dz, 9, 1.25));
     check_grad(stencil_F, &zc, z, 9, dz, 1.25);
+  }
+  /* &[f64; 4] and &Params in the signature: one pointer each */
+  {
+    double v[6] = {0.1, 0.7, 0.4, 1.2, 2.5, 0.3}, dv[6] = {0};
+    params q = {v[4], v[5]}, dq = {0, 0};
+    CHECK_CLOSE(spring4(v, &q), r_spring4(v, dv, &q, &dq, 0.75));
+    dv[4] = dq.k;
+    dv[5] = dq.c;
+    check_grad(spring4_F, &zc, v, 6, dv, 0.75);
   }
   return fd_report();
 }
