@@ -138,8 +138,7 @@ std::string NoShadowAdvice(const llvm::Value &dest) {
       llvm::isa<llvm::SelectInst>(obj) || llvm::isa<llvm::IntToPtrInst>(obj))
     return "the pointer is read from memory or computed in a way whose "
            "shadow the analyses cannot follow (a pointer kept beside "
-           "constant ones, an address computed on integers); optimizing "
-           "before differentiating (--pre-opt=O1) often helps";
+           "constant ones, an address computed on integers)";
   const auto *gv = llvm::dyn_cast<llvm::GlobalVariable>(obj);
   if (!gv || !gv->hasName())
     return "pass it with enzyme_dup, or, if it is a global, give the global a "

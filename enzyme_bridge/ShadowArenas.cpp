@@ -84,4 +84,19 @@ Value *InArena(IRBuilderBase &b, Value *shadow, ArenaKind kind) {
   return b.CreateAnd(mapped, inside);
 }
 
+CallInst *CreateZeroedMemInfo(IRBuilderBase &b, CallBase &alloc,
+                              const Twine &name) {
+  SmallVector<Value *, 4> args(alloc.args());
+  CallInst *s = b.CreateCall(alloc.getFunctionType(),
+                             alloc.getCalledOperand(), args, name);
+  s->setAttributes(alloc.getAttributes());
+  // Numba 0.56's MemInfo: refct, dtor, dtor_info, data, size, external.
+  const DataLayout &dl = alloc.getModule()->getDataLayout();
+  Value *dataField =
+      b.CreateConstGEP1_64(b.getInt8Ty(), s, 3 * dl.getPointerSize());
+  b.CreateMemSet(b.CreateLoad(b.getPtrTy(), dataField), b.getInt8(0), args[0],
+                 MaybeAlign());
+  return s;
+}
+
 } // namespace autodiff

@@ -1,5 +1,8 @@
 //===- enzyme_bridge/ShadowArenas.h - Shadows of constant memory ----------===//
 //
+// Shadow memory both modes make the same way: the arenas below, and
+// shadows of Numba's MemInfos.
+//
 // A constant pointer can end up next to active data (Rust's iterator
 // structs hold a constant slice's pointers beside an active closure; a C
 // struct holds an active value beside a pointer to a constant table). Its
@@ -32,6 +35,13 @@ llvm::Function *ArenaShadowHelper(llvm::Module &m, ArenaKind kind);
 /// Whether `shadow` points into the arena (false while it is not mapped).
 llvm::Value *InArena(llvm::IRBuilderBase &b, llvm::Value *shadow,
                      ArenaKind kind);
+
+/// A shadow of the Numba MemInfo that `alloc` (an NRT_MemInfo_alloc*
+/// call) makes: the same call, its data buffer zeroed. Both modes make
+/// their MemInfo shadows this way.
+llvm::CallInst *CreateZeroedMemInfo(llvm::IRBuilderBase &b,
+                                    llvm::CallBase &alloc,
+                                    const llvm::Twine &name);
 
 } // namespace autodiff
 

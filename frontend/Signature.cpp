@@ -309,27 +309,16 @@ private:
   }
 
   /// What a reference or raw pointer points to: any type, or a user type
-  /// by name (`&Params`), which is opaque behind the pointer.
+  /// by name (`&Params`), opaque behind the pointer. User types are
+  /// CamelCase, as Rust writes structs and enums; no built-in type is.
   absl::StatusOr<SourceType> ParsePointee() {
     SkipSpace();
-    size_t start = pos_;
-    auto pointee = ParseType();
-    if (pointee.ok())
-      return pointee;
-    pos_ = start;
-    std::string_view name = ReadIdent();
-    if (name.empty() || !IsIdentStart(name[0]) || !IsUserTypeName(name))
-      return pointee.status();
+    if (pos_ >= text_.size() || text_[pos_] < 'A' || text_[pos_] > 'Z')
+      return ParseType();
     SourceType t;
     t.kind = SourceType::Kind::Opaque;
-    t.name = std::string(name);
+    t.name = std::string(ReadIdent());
     return t;
-  }
-
-  /// A user type's name: CamelCase, as Rust's structs and enums are
-  /// written (`Params`, `State3`), which no built-in type spells.
-  static bool IsUserTypeName(std::string_view name) {
-    return name[0] >= 'A' && name[0] <= 'Z';
   }
 
   absl::StatusOr<SourceType> ParseRawPointer() {

@@ -191,6 +191,22 @@ bool IsConstantMemory(const Value *ptr) {
   });
 }
 
+/// How the field an insertvalue writes relates to field `idx`.
+enum class FieldOverlap {
+  Disjoint, ///< Another field: look through to the aggregate operand.
+  Covers,   ///< The field itself, or a whole around it.
+  Within,   ///< A part of the field: the rest comes from the aggregate.
+};
+
+static FieldOverlap Overlap(ArrayRef<unsigned> inserted,
+                            ArrayRef<unsigned> idx) {
+  size_t common = std::min(inserted.size(), idx.size());
+  if (inserted.take_front(common) != idx.take_front(common))
+    return FieldOverlap::Disjoint;
+  return inserted.size() <= idx.size() ? FieldOverlap::Covers
+                                       : FieldOverlap::Within;
+}
+
 /// The values a phi or select joins (a select's condition left out).
 static SmallVector<const Value *, 4> JoinedValues(const Value *v) {
   SmallVector<const Value *, 4> values;
@@ -243,8 +259,6 @@ public:
     Vary(ptr);
   }
 
-  /// `v` (a pointer or an aggregate holding pointers) points to memory the
-  /// caller treats as active.
   /// Whether field `idx` of `agg` may hold a varied value, as far as is
   /// known now: through insertvalue chains, phis and selects; any other
   /// aggregate (a load, a call, an argument) as a whole.
@@ -255,15 +269,16 @@ public:
     if (idx.empty())
       return varied_.count(agg) > 0;
     if (const auto *iv = dyn_cast<InsertValueInst>(agg)) {
-      ArrayRef<unsigned> ins = iv->getIndices();
-      size_t common = std::min(ins.size(), idx.size());
-      if (ins.take_front(common) != idx.take_front(common))
+      switch (Overlap(iv->getIndices(), idx)) {
+      case FieldOverlap::Disjoint:
         return FieldMayBeVaried(iv->getAggregateOperand(), idx, seen);
-      if (ins.size() <= idx.size())
+      case FieldOverlap::Covers:
         return FieldMayBeVaried(iv->getInsertedValueOperand(),
-                                idx.drop_front(ins.size()), seen);
-      return varied_.count(iv->getInsertedValueOperand()) > 0 ||
-             FieldMayBeVaried(iv->getAggregateOperand(), idx, seen);
+                                idx.drop_front(iv->getNumIndices()), seen);
+      case FieldOverlap::Within:
+        return varied_.count(iv->getInsertedValueOperand()) > 0 ||
+               FieldMayBeVaried(iv->getAggregateOperand(), idx, seen);
+      }
     }
     if (isa<PHINode>(agg) || isa<SelectInst>(agg)) {
       if (!seen.insert(agg).second)
@@ -306,19 +321,19 @@ public:
       return;
     }
     if (const auto *iv = dyn_cast<InsertValueInst>(agg)) {
-      ArrayRef<unsigned> ins = iv->getIndices();
-      size_t common = std::min(ins.size(), idx.size());
-      if (ins.take_front(common) != idx.take_front(common)) {
-        VaryField(iv->getAggregateOperand(), idx); // another field
+      switch (Overlap(iv->getIndices(), idx)) {
+      case FieldOverlap::Disjoint:
+        VaryField(iv->getAggregateOperand(), idx);
+        return;
+      case FieldOverlap::Covers:
+        VaryField(iv->getInsertedValueOperand(),
+                  idx.drop_front(iv->getNumIndices()));
+        return;
+      case FieldOverlap::Within:
+        VaryAggregate(iv->getInsertedValueOperand());
+        VaryField(iv->getAggregateOperand(), idx);
         return;
       }
-      if (ins.size() <= idx.size()) { // the field, or a whole around it
-        VaryField(iv->getInsertedValueOperand(), idx.drop_front(ins.size()));
-        return;
-      }
-      VaryAggregate(iv->getInsertedValueOperand()); // part of the field
-      VaryField(iv->getAggregateOperand(), idx);
-      return;
     }
     if (isa<PHINode>(agg) || isa<SelectInst>(agg)) {
       std::vector<unsigned> key(idx.begin(), idx.end());
@@ -332,6 +347,8 @@ public:
     VaryAggregate(agg);
   }
 
+  /// `v` (a pointer or an aggregate holding pointers) points to memory the
+  /// caller treats as active.
   /// With `keep_constant_args`, a pointer that points into a constant
   /// argument's memory stays inactive: the caller declared that memory
   /// inactive (Numba's meminfo and parent beside an array's data).

@@ -6,6 +6,7 @@
 // and frees and reference counts are mirrored on the shadow.
 //
 //===----------------------------------------------------------------------===//
+#include "enzyme_bridge/ShadowArenas.h"
 #include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/forward/ForwardEmitter.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
@@ -90,18 +91,8 @@ absl::Status ForwardEmitter::VisitAllocation(CallBase &call, int kindValue) {
     // The shadow is a MemInfo of its own; its data buffer starts zeroed.
     if (!Active(&call))
       return absl::OkStatus();
-    const DataLayout &dl = out_.getDataLayout();
-    for (unsigned k = 0; k < width_; ++k) {
-      CallInst *s = b_.CreateCall(call.getFunctionType(),
-                                  call.getCalledOperand(), args,
-                                  call.getName() + "'mi");
-      s->setAttributes(call.getAttributes());
-      Value *dataField = b_.CreateConstGEP1_64(
-          b_.getInt8Ty(), s, 3 * dl.getPointerSize());
-      Value *data = b_.CreateLoad(b_.getPtrTy(), dataField);
-      b_.CreateMemSet(data, b_.getInt8(0), args[0], MaybeAlign());
-      lanes.push_back(s);
-    }
+    for (unsigned k = 0; k < width_; ++k)
+      lanes.push_back(CreateZeroedMemInfo(b_, call, call.getName() + "'mi"));
     SetT(&call, lanes);
     return absl::OkStatus();
   }

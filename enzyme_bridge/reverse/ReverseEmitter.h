@@ -125,8 +125,12 @@ private:
   /// The shadow of a pointer into constant memory of unknown extent (a
   /// constant argument kept beside active data): the sink arena.
   llvm::Value *SinkShadow();
-  /// Whether `p` points into the memory of an argument passed as constant.
-  bool IsConstantArgumentPointer(llvm::Value *p);
+  /// The shadow of `p` where pointers are joined (phi, select): the known
+  /// one, or the sink for a pointer into a constant argument's memory.
+  llvm::Value *JoinedShadow(llvm::Value *p);
+  /// The shadow of an inactive part of an aggregate or vector: the sink
+  /// for a pointer, null otherwise.
+  llvm::Value *InactivePartShadow(llvm::Type *t);
   /// Stops the program with a message if `shadow` is in the sink arena
   /// (active data stored into memory declared constant).
   void CheckNotSink(llvm::Value *shadow);

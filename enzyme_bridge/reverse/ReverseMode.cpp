@@ -25,7 +25,6 @@
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
-#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 using namespace llvm;
 
@@ -225,18 +224,10 @@ void ReverseEmitter::PrepareBody() {
           lifetimes.push_back(ii);
   for (IntrinsicInst *ii : lifetimes)
     ii->eraseFromParent();
-  SmallVector<AllocaInst *, 16> allocas;
-  for (Instruction &i : out_.getEntryBlock())
-    if (auto *a = dyn_cast<AllocaInst>(&i))
-      if (isAllocaPromotable(a))
-        allocas.push_back(a);
-  if (!allocas.empty()) {
-    DominatorTree dt(out_);
-    PromoteMemToReg(allocas, dt);
-  }
-  // Slots accessed as another type than their own (rustc -O0's `[8 x i8]`
-  // allocas read and written as i64 or double): scalar replacement makes
-  // them values too, so they need no shadow, tape or type analysis.
+  // Stack slots become values (scalar replacement promotes what mem2reg
+  // would, and also slots accessed as another type than their own, such as
+  // rustc -O0's `[8 x i8]` allocas read and written as i64 or double), so
+  // they need no shadow, tape or type analysis.
   ScalarReplaceSlots(out_);
   DefineVectorLanes(out_);
   SimplifyLoops();

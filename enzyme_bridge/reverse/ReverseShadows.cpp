@@ -121,12 +121,21 @@ Value *ReverseEmitter::ConstantMemorySink(Value *v) {
   return sink;
 }
 
-bool ReverseEmitter::IsConstantArgumentPointer(Value *p) {
+Value *ReverseEmitter::JoinedShadow(Value *p) {
+  if (Value *s = KnownShadow(p))
+    return s;
   // An argument without a shadow was passed as constant: whatever the
-  // analyses say of pointers into it, the caller declared it inactive.
+  // analyses say of pointers into it, the caller declared it inactive, so
+  // on the paths that bring it the sink takes the adjoints.
   Value *obj = getUnderlyingObject(p);
-  return isa<Argument>(obj) && obj->getType()->isPointerTy() &&
-         !shadows_.count(obj);
+  if (p->getType()->isPointerTy() && isa<Argument>(obj) &&
+      obj->getType()->isPointerTy() && !shadows_.count(obj))
+    return SinkShadow();
+  return nullptr;
+}
+
+Value *ReverseEmitter::InactivePartShadow(Type *t) {
+  return t->isPointerTy() ? SinkShadow() : Constant::getNullValue(t);
 }
 
 Value *ReverseEmitter::SinkShadow() {
@@ -234,11 +243,7 @@ absl::Status ReverseEmitter::BuildShadows() {
 
   for (auto &[phi, s] : phis)
     for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k) {
-      Value *in = KnownShadow(phi->getIncomingValue(k));
-      // A constant argument's pointer on some paths: the sink.
-      if (!in && phi->getType()->isPointerTy() &&
-          IsConstantArgumentPointer(phi->getIncomingValue(k)))
-        in = SinkShadow();
+      Value *in = JoinedShadow(phi->getIncomingValue(k));
       if (!in)
         return Unsupported(*phi, "a phi joining an active pointer and one "
                                  "without shadow memory" +
@@ -360,12 +365,12 @@ absl::Status ReverseEmitter::ShadowMemTransfer(MemTransferInst &mt) {
 
 void ReverseEmitter::ShadowAggregate(Instruction &i) {
   // Vectors of pointers (scalar replacement turns a {ptr, ptr} slot into
-  // <2 x ptr>): lane by lane, an inactive lane's shadow null.
+  // <2 x ptr>): lane by lane, an inactive lane's shadow the sink.
   if (auto *ie = dyn_cast<InsertElementInst>(&i)) {
     Value *vec = KnownShadow(ie->getOperand(0));
     Value *elt = KnownShadow(ie->getOperand(1));
     if (!elt && !Active(ie->getOperand(1)))
-      elt = Constant::getNullValue(ie->getOperand(1)->getType());
+      elt = InactivePartShadow(ie->getOperand(1)->getType());
     if (vec && elt)
       shadows_[&i] = fb_.CreateInsertElement(vec, elt, ie->getOperand(2),
                                              i.getName() + "'");
@@ -390,9 +395,7 @@ void ReverseEmitter::ShadowAggregate(Instruction &i) {
     // takes what the analyses, which do not tell fields apart everywhere,
     // may still send through it; null for other inactive parts.
     if (!sp && !Active(part))
-      sp = part->getType()->isPointerTy()
-               ? SinkShadow()
-               : Constant::getNullValue(part->getType());
+      sp = InactivePartShadow(part->getType());
     // Built even when inactive if every part has a shadow (null and undef
     // are their own): an active pointer may be inserted later. Without
     // one: reported where a pointer without shadow is used.
@@ -448,14 +451,8 @@ absl::Status ReverseEmitter::ShadowPointer(Instruction &i, bool receiver) {
     shadow = fb_.CreateExtractElement(vec, ee->getIndexOperand(),
                                       i.getName() + "'");
   } else if (auto *sel = dyn_cast<SelectInst>(&i)) {
-    Value *t = KnownShadow(sel->getTrueValue());
-    Value *f = KnownShadow(sel->getFalseValue());
-    if (!t && sel->getType()->isPointerTy() &&
-        IsConstantArgumentPointer(sel->getTrueValue()))
-      t = SinkShadow();
-    if (!f && sel->getType()->isPointerTy() &&
-        IsConstantArgumentPointer(sel->getFalseValue()))
-      f = SinkShadow();
+    Value *t = JoinedShadow(sel->getTrueValue());
+    Value *f = JoinedShadow(sel->getFalseValue());
     if (!t || !f)
       return Unsupported(i, "a select between an active pointer and one "
                             "without shadow memory");
@@ -487,17 +484,7 @@ absl::Status ReverseEmitter::ShadowPointer(Instruction &i, bool receiver) {
       // A MemInfo of its own, its data buffer zeroed. Reference counts are
       // not mirrored: the shadow lives until the reverse sweep reaches the
       // allocation, which releases it.
-      const DataLayout &dl = out_.getDataLayout();
-      SmallVector<Value *, 4> args(call->args());
-      CallInst *s = fb_.CreateCall(call->getFunctionType(),
-                                   call->getCalledOperand(), args,
-                                   i.getName() + "'");
-      s->setAttributes(call->getAttributes());
-      Value *dataField =
-          fb_.CreateConstGEP1_64(fb_.getInt8Ty(), s, 3 * dl.getPointerSize());
-      fb_.CreateMemSet(fb_.CreateLoad(fb_.getPtrTy(), dataField),
-                       fb_.getInt8(0), args[0], MaybeAlign());
-      shadows_[&i] = s;
+      shadows_[&i] = CreateZeroedMemInfo(fb_, *call, i.getName() + "'");
       return absl::OkStatus();
     }
     if (kind != AllocKind::Malloc && kind != AllocKind::Calloc &&

@@ -202,7 +202,7 @@ public:
     }
     case Kind::Div: {
       Value *denom = Emit(*partial.args[1]);
-      if (IsConstant(denom, 1.0) || llvm::isa<llvm::Constant>(denom))
+      if (llvm::isa<llvm::Constant>(denom))
         break; // A constant quotient folds into one factor.
       if (partial.args[0]->kind == Kind::Constant &&
           partial.args[0]->value == 1.0)
@@ -609,24 +609,6 @@ Value *EmitTangent(llvm::IRBuilderBase &b, const DerivativeRule &rule,
   return emitter.Sum(terms);
 }
 
-llvm::SmallVector<Value *, 3> EmitAdjoints(llvm::IRBuilderBase &b,
-                                           const DerivativeRule &rule,
-                                           ArrayRef<Value *> operands,
-                                           Value *result, Value *adjoint) {
-  llvm::SmallVector<Value *, 3> adjoints(rule.partials.size(), nullptr);
-  if (!adjoint || IsZero(adjoint))
-    return adjoints;
-  ExprEmitter emitter(b, operands, result);
-  for (unsigned i = 0; i < rule.partials.size(); ++i) {
-    if (!rule.partials[i])
-      continue;
-    Term t = emitter.Scale(*rule.partials[i], adjoint);
-    if (t.value)
-      adjoints[i] = emitter.Materialize(t);
-  }
-  return adjoints;
-}
-
 Value *EmitScaledPartial(llvm::IRBuilderBase &b, const DerivativeRule &rule,
                          unsigned i, ArrayRef<Value *> operands,
                          Value *result, Value *adjoint) {
@@ -636,6 +618,16 @@ Value *EmitScaledPartial(llvm::IRBuilderBase &b, const DerivativeRule &rule,
   ExprEmitter emitter(b, operands, result);
   Term t = emitter.Scale(*rule.partials[i], adjoint);
   return t.value ? emitter.Materialize(t) : nullptr;
+}
+
+llvm::SmallVector<Value *, 3> EmitAdjoints(llvm::IRBuilderBase &b,
+                                           const DerivativeRule &rule,
+                                           ArrayRef<Value *> operands,
+                                           Value *result, Value *adjoint) {
+  llvm::SmallVector<Value *, 3> adjoints(rule.partials.size(), nullptr);
+  for (unsigned i = 0; i < rule.partials.size(); ++i)
+    adjoints[i] = EmitScaledPartial(b, rule, i, operands, result, adjoint);
+  return adjoints;
 }
 
 double EvaluatePartial(const DerivativeRule &rule, unsigned i,
