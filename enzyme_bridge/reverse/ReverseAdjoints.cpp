@@ -409,6 +409,7 @@ absl::Status ReverseEmitter::visitLoadInst(LoadInst &i) {
 }
 
 absl::Status ReverseEmitter::visitStoreInst(StoreInst &i) {
+  UndoStore(i);
   Value *v = i.getValueOperand();
   Value *ptr = i.getPointerOperand();
   if (!HoldsFloat(v->getType()))

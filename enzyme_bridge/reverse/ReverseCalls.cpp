@@ -256,6 +256,7 @@ absl::Status ReverseEmitter::VisitAllocationCall(CallBase &call, int kind) {
   case AllocKind::Calloc:
   case AllocKind::AlignedAlloc:
   case AllocKind::NumbaMemInfo:
+    EmitDeferredFree(call);
     if (shadows_.count(&call)) {
       // The reverse sweep is done with this shadow: every use came later
       // in the forward sweep. A shadow MemInfo was made with a reference
@@ -271,7 +272,9 @@ absl::Status ReverseEmitter::VisitAllocationCall(CallBase &call, int kind) {
     // Reference counts of the primal; shadows keep theirs (see above).
     return absl::OkStatus();
   case AllocKind::Free:
-    return absl::OkStatus(); // The primal's memory is not read in reverse.
+    // The primal's memory is not read in reverse, or the free is deferred
+    // to the allocation's adjoint (FindDeferredFrees).
+    return absl::OkStatus();
   default:
     if (Active(&call) || any_of(call.args(), [&](Value *a) {
           return shadows_.count(a) > 0;

@@ -71,6 +71,44 @@ absl::Status ReverseEmitter::RewriteReturns() {
   return absl::OkStatus();
 }
 
+/// Of two predecessors of `bb` in its loop, the one that dominates the other
+/// and branches to `bb` on a condition; null if neither does.
+static BranchInst *DecidingBranch(BasicBlock &bb, ArrayRef<BasicBlock *> preds,
+                                  DominatorTree &dt, LoopInfo &li) {
+  if (preds.size() != 2)
+    return nullptr;
+  Loop *l = li.getLoopFor(&bb);
+  if (li.getLoopFor(preds[0]) != l || li.getLoopFor(preds[1]) != l)
+    return nullptr;
+  for (unsigned k = 0; k < 2; ++k) {
+    auto *br = dyn_cast<BranchInst>(preds[k]->getTerminator());
+    if (br && br->isConditional() &&
+        (br->getSuccessor(0) == &bb) != (br->getSuccessor(1) == &bb) &&
+        dt.dominates(preds[k], preds[1 - k]))
+      return br;
+  }
+  return nullptr;
+}
+
+Value *ReverseEmitter::RecoverComeFrom(BasicBlock &bb,
+                                       ArrayRef<BasicBlock *> preds) {
+  // The deciding predecessor's last decision tells: it branched to `bb`
+  // (came from it), or away, after which `bb` is reached only through the
+  // other predecessor. Its condition is used when it can be recomputed.
+  if (BranchInst *br = DecidingBranch(bb, preds, *dt_, *li_);
+      br && CanRecompute(br->getCondition(), 0)) {
+    unsigned self = br->getParent() == preds[0] ? 0 : 1;
+    Value *cond = Lookup(br->getCondition());
+    Type *i32 = rb_.getInt32Ty();
+    Value *whenTrue = ConstantInt::get(
+        i32, br->getSuccessor(0) == &bb ? self : 1 - self);
+    Value *whenFalse = ConstantInt::get(
+        i32, br->getSuccessor(1) == &bb ? self : 1 - self);
+    return rb_.CreateSelect(cond, whenTrue, whenFalse, "from.decided");
+  }
+  return Lookup(ComeFrom(bb));
+}
+
 Value *ReverseEmitter::ComeFrom(BasicBlock &bb) {
   PHINode *&from = come_from_[&bb];
   if (from)
@@ -131,7 +169,7 @@ absl::Status ReverseEmitter::EmitReverseBlock(BasicBlock &bb) {
     return absl::OkStatus();
   }
   rb_.SetInsertPoint(here);
-  Value *from = Lookup(ComeFrom(bb));
+  Value *from = RecoverComeFrom(bb, preds.getArrayRef());
   SmallVector<BasicBlock *, 4> edges;
   for (BasicBlock *pred : preds)
     edges.push_back(ReverseEdge(bb, *pred, phis, phiAdjoints));
@@ -184,7 +222,17 @@ BasicBlock *ReverseEmitter::ReverseEdge(BasicBlock &bb, BasicBlock &pred,
 
 void ReverseEmitter::EnterLoopBackwards(LoopTape &t, BasicBlock &exit) {
   Type *i64 = rb_.getInt64Ty();
-  Value *trips = Lookup(t.exit_trip_counts[&exit]);
+  // The trip count: computed again from the backedge count where scalar
+  // evolution knows it (whichever exit was taken), else from its cache.
+  Value *trips = nullptr;
+  if (t.backedge_count && CanRecomputeSCEV(t.backedge_count, 0)) {
+    Value *btc = RecomputeSCEV(t.backedge_count,
+                               t.backedge_count->getType(), 0);
+    trips = rb_.CreateAdd(rb_.CreateZExtOrTrunc(btc, i64),
+                          ConstantInt::get(i64, 1), "trips");
+  } else {
+    trips = Lookup(t.exit_trip_counts[&exit]);
+  }
   Value *base = rb_.CreateSub(rb_.CreateLoad(i64, t.total), trips);
   rb_.CreateStore(base, t.total);
   rb_.CreateStore(base, t.reverse_base);
@@ -194,6 +242,7 @@ void ReverseEmitter::EnterLoopBackwards(LoopTape &t, BasicBlock &exit) {
 
 void ReverseEmitter::EmitFinalReturn() {
   BeginRegion(final_, &out_.getEntryBlock());
+  RedoStores();
   SmallVector<Value *, 5> leaves;
   if (req_.return_primal)
     leaves.push_back(

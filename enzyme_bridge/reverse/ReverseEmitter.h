@@ -75,6 +75,10 @@ struct LoopTape {
   /// The backedge-taken count when scalar evolution can compute it at the
   /// preheader (caches are then reserved once per entry).
   const llvm::SCEV *backedge_count = nullptr;
+  /// With a backedge count: the outermost loop whose iterations still to
+  /// come the first entry reserves for (this one, or an enclosing one whose
+  /// iterations all run it the same number of times).
+  llvm::Loop *reserved_before = nullptr;
   /// Per exit block: the number of iterations when leaving through it.
   llvm::MapVector<llvm::BasicBlock *, llvm::PHINode *> exit_trip_counts;
 };
@@ -174,10 +178,27 @@ private:
   llvm::Value *ReverseIndex(LoopTape &t);
   void FinishTapes();
   llvm::Function *ReserveFunction(LoopTape &t, unsigned number);
+  /// `t`'s loop and the enclosing loops, innermost first, each of whose
+  /// iterations runs the one inside it the same number of times (trip
+  /// counts known at `t`'s entry): its first entry reserves for them all.
+  llvm::SmallVector<llvm::Loop *, 4> HoistedReserveNest(LoopTape &t);
+  llvm::Value *IterationsToCome(LoopTape &t, llvm::ArrayRef<llvm::Loop *> nest);
   bool InContext(const llvm::Loop *l) const;
 
   // Loads executed again by the reverse sweep (ReverseReloads.cpp).
   void FindReloadableLoads();
+  /// Frees moved to the reverse sweep (see ReverseReloads.cpp): found before
+  /// the loads, emitted at the allocation's adjoint, erased from the
+  /// forward sweep at the end.
+  void FindDeferredFrees();
+  /// Stores undone by the reverse sweep (see ReverseReloads.cpp): the
+  /// forward sweep keeps the overwritten value, the store's adjoint puts
+  /// it back, the end of the reverse sweep writes the stored value again.
+  void LogOverwrite(llvm::StoreInst &store);
+  void UndoStore(llvm::StoreInst &store);
+  void RedoStores();
+  void EmitDeferredFree(llvm::CallBase &alloc);
+  void EraseDeferredFrees();
   /// Whether `i` is a load or a repeatable call whose memory no later write
   /// of the primal can change.
   bool Reloadable(const llvm::Instruction &i) const;
@@ -205,6 +226,10 @@ private:
                                 llvm::ArrayRef<llvm::Value *> phi_adjoints);
   void EnterLoopBackwards(LoopTape &t, llvm::BasicBlock &exit);
   llvm::Value *ComeFrom(llvm::BasicBlock &bb);
+  /// Which of `preds` (as ComeFrom numbers them) the forward sweep entered
+  /// `bb` from, at `rb_`: from a branch condition computed again, or cached.
+  llvm::Value *RecoverComeFrom(llvm::BasicBlock &bb,
+                               llvm::ArrayRef<llvm::BasicBlock *> preds);
   absl::Status CheckTerminator(llvm::Instruction &term);
   absl::Status RewriteReturns();
   void EmitFinalReturn();
@@ -263,6 +288,15 @@ private:
   /// else such a write (or the load itself when it is atomic or volatile).
   llvm::DenseMap<const llvm::Instruction *, const llvm::Instruction *>
       clobbers_;
+  /// Per allocation whose frees are deferred: one of them (the call to
+  /// repeat); and all of them.
+  llvm::DenseMap<llvm::CallBase *, llvm::CallBase *> deferred_free_of_;
+  llvm::SmallPtrSet<llvm::CallBase *, 4> deferred_frees_;
+  struct UndoneStore {
+    llvm::AllocaInst *old = nullptr, *redo = nullptr, *scratch = nullptr;
+    llvm::AllocaInst *ptr = nullptr, *done = nullptr;
+  };
+  llvm::MapVector<llvm::StoreInst *, UndoneStore> undone_stores_;
   /// Cached values and why, in the order their caches were made (kept only
   /// when the tape is reported).
   std::vector<std::pair<llvm::Instruction *, std::string>> cached_in_order_;

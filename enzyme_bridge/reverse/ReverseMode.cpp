@@ -101,6 +101,7 @@ absl::Status ReverseEmitter::Run() {
   FinishTapes();
   if (llvm::raw_ostream *log = cache_.tape_log())
     PrintTape(*log);
+  EraseDeferredFrees();
   return absl::OkStatus();
 }
 

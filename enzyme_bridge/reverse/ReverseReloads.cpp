@@ -13,16 +13,34 @@
 // Calls to read-only functions of the module (recursive ones, which stay
 // calls) are asked the same question: the reverse sweep runs them again.
 //
+// A store outside loops into an argument's or a global's memory that no
+// later write may change (the result written through a pointer at the end,
+// `*err = ...`) would make every earlier load of memory that may be the
+// same (other arguments, without noalias) a cached one. Instead the forward
+// sweep keeps the value it overwrites, the reverse sweep puts it back where
+// the store's adjoint is (so loads before the store, run again later in the
+// reverse sweep, read what they read), and writes the stored value again
+// at its very end (the caller sees the primal's memory).
+//
+// A free of memory allocated outside loops and never captured is moved to
+// the reverse sweep (where the allocation's adjoint is, which comes after
+// every use): the forward sweep no longer frees it, so it changes no load,
+// and a buffer the function reads and then frees (a temporary of the
+// primal) is read again instead of cached.
+//
 //===----------------------------------------------------------------------===//
+#include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "enzyme_bridge/rules/Rules.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/BasicAliasAnalysis.h"
 #include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/CaptureTracking.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/ScopedNoAliasAA.h"
 #include "llvm/Analysis/TypeBasedAliasAnalysis.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 
@@ -33,6 +51,17 @@ namespace autodiff {
 /// Alias queries allowed for one function, load by write pair; beyond this
 /// the remaining loads are cached without asking (quadratic cost guard).
 static constexpr unsigned kMaxAliasQueries = 200000;
+
+/// lgamma and its float and long double forms: they write errno and the
+/// int `signgam`, nothing else.
+static bool IsLgammaCall(const Instruction &i) {
+  auto *call = dyn_cast<CallBase>(&i);
+  Function *callee = call ? call->getCalledFunction() : nullptr;
+  if (!callee || !callee->isDeclaration())
+    return false;
+  StringRef name = callee->getName();
+  return name == "lgamma" || name == "lgammaf" || name == "lgammal";
+}
 
 /// Writes that cannot change memory a load of the primal reads. Math
 /// functions of the rule table write errno at most, which derivatives do
@@ -56,14 +85,167 @@ static bool IgnorableWrite(const Instruction &i) {
   return false;
 }
 
+/// Whether `free` may release `alloc`: its pointer may come from it.
+static bool MayFree(CallBase &free, Instruction &alloc, LoopInfo &li) {
+  SmallVector<const Value *, 4> objects;
+  getUnderlyingObjects(free.getArgOperand(0), objects, &li);
+  return is_contained(objects, &alloc);
+}
+
+void ReverseEmitter::FindDeferredFrees() {
+  SmallVector<CallBase *, 8> allocs, frees;
+  for (BasicBlock *bb : blocks_)
+    for (Instruction *i : primal_insts_[bb]) {
+      auto *call = dyn_cast<CallBase>(i);
+      if (!call)
+        continue;
+      switch (ClassifyAllocation(*call)) {
+      case AllocKind::Malloc:
+      case AllocKind::Calloc:
+      case AllocKind::AlignedAlloc:
+        if (!li_->getLoopFor(bb) && isa<CallInst>(call))
+          allocs.push_back(call);
+        break;
+      case AllocKind::Free:
+      case AllocKind::Realloc:
+      case AllocKind::RustRealloc:
+        frees.push_back(call);
+        break;
+      default:
+        break;
+      }
+    }
+  for (CallBase *alloc : allocs) {
+    // Every call that may release it is a free of exactly this pointer,
+    // outside loops, whose other arguments the reverse sweep has at hand.
+    SmallVector<CallBase *, 2> mine;
+    bool deferrable = true;
+    for (CallBase *free : frees) {
+      if (!MayFree(*free, *alloc, *li_))
+        continue;
+      bool exact =
+          ClassifyAllocation(*free) == AllocKind::Free &&
+          free->getArgOperand(0)->stripPointerCasts() == alloc &&
+          !li_->getLoopFor(free->getParent()) && isa<CallInst>(free) &&
+          all_of(drop_begin(free->args()), [&](Value *a) {
+            return isa<Constant>(a) || is_contained(alloc->args(), a);
+          });
+      deferrable &= exact;
+      mine.push_back(free);
+    }
+    if (!deferrable || mine.empty() ||
+        PointerMayBeCaptured(alloc, /*ReturnCaptures=*/true))
+      continue;
+    deferred_free_of_[alloc] = mine.front();
+    for (CallBase *free : mine)
+      deferred_frees_.insert(free);
+  }
+}
+
+void ReverseEmitter::EmitDeferredFree(CallBase &alloc) {
+  auto it = deferred_free_of_.find(&alloc);
+  if (it == deferred_free_of_.end())
+    return;
+  CallBase *free = it->second;
+  SmallVector<Value *, 4> args{Lookup(&alloc)};
+  for (Value *a : drop_begin(free->args()))
+    args.push_back(isa<Constant>(a) ? a : Lookup(a));
+  CallInst *call = rb_.CreateCall(free->getFunctionType(),
+                                  free->getCalledOperand(), args);
+  call->setCallingConv(free->getCallingConv());
+  call->setAttributes(free->getAttributes());
+}
+
+void ReverseEmitter::EraseDeferredFrees() {
+  for (CallBase *free : deferred_frees_)
+    free->eraseFromParent();
+  deferred_frees_.clear();
+}
+
+/// Stores that FindReloadableLoads may undo (see the top of this file):
+/// simple, outside loops, into an argument's or a global's memory, and
+/// never followed by a write that may change that memory.
+static SmallPtrSet<Instruction *, 4>
+FindUndoableStores(ArrayRef<Instruction *> writes, BatchAAResults &batch,
+                   DominatorTree &dt, LoopInfo &li, unsigned &queries) {
+  SmallPtrSet<Instruction *, 4> undoable;
+  for (Instruction *w : writes) {
+    auto *store = dyn_cast<StoreInst>(w);
+    if (!store || !store->isSimple() || li.getLoopFor(store->getParent()))
+      continue;
+    const Value *object = getUnderlyingObject(store->getPointerOperand());
+    auto *global = dyn_cast<GlobalVariable>(object);
+    if (!isa<Argument>(object) && !(global && !global->isConstant()))
+      continue;
+    MemoryLocation loc = MemoryLocation::get(store);
+    bool last = true;
+    for (Instruction *later : writes) {
+      if (later == store)
+        continue;
+      if (++queries > kMaxAliasQueries ||
+          (isModSet(batch.getModRefInfo(later, loc)) &&
+           isPotentiallyReachable(store, later, nullptr, &dt, &li))) {
+        last = false;
+        break;
+      }
+    }
+    if (last)
+      undoable.insert(store);
+  }
+  return undoable;
+}
+
+void ReverseEmitter::LogOverwrite(StoreInst &store) {
+  Type *t = store.getValueOperand()->getType();
+  IRBuilder<> entry(&*out_.getEntryBlock().getFirstInsertionPt());
+  UndoneStore u;
+  u.old = entry.CreateAlloca(t, nullptr, "undo.old");
+  u.redo = entry.CreateAlloca(t, nullptr, "redo.value");
+  u.scratch = entry.CreateAlloca(t, nullptr, "redo.scratch");
+  u.ptr = entry.CreateAlloca(entry.getPtrTy(), nullptr, "redo.ptr");
+  u.done = entry.CreateAlloca(entry.getInt1Ty(), nullptr, "redo.flag");
+  entry.CreateStore(entry.getFalse(), u.done);
+  IRBuilder<> b(&store);
+  b.CreateStore(b.CreateAlignedLoad(t, store.getPointerOperand(),
+                                    store.getAlign(), "overwritten"),
+                u.old);
+  undone_stores_.insert({&store, u});
+}
+
+void ReverseEmitter::UndoStore(StoreInst &store) {
+  auto it = undone_stores_.find(&store);
+  if (it == undone_stores_.end())
+    return;
+  UndoneStore &u = it->second;
+  Type *t = store.getValueOperand()->getType();
+  Value *ptr = Lookup(store.getPointerOperand());
+  rb_.CreateStore(rb_.CreateAlignedLoad(t, ptr, store.getAlign()), u.redo);
+  rb_.CreateAlignedStore(rb_.CreateLoad(t, u.old), ptr, store.getAlign());
+  rb_.CreateStore(ptr, u.ptr);
+  rb_.CreateStore(rb_.getTrue(), u.done);
+}
+
+void ReverseEmitter::RedoStores() {
+  for (auto &[store, u] : undone_stores_) {
+    Type *t = store->getValueOperand()->getType();
+    Value *done = rb_.CreateLoad(rb_.getInt1Ty(), u.done);
+    Value *at = rb_.CreateSelect(done, rb_.CreateLoad(rb_.getPtrTy(), u.ptr),
+                                 u.scratch);
+    rb_.CreateAlignedStore(rb_.CreateLoad(t, u.redo), at, store->getAlign());
+  }
+}
+
 void ReverseEmitter::FindReloadableLoads() {
+  FindDeferredFrees();
   SmallVector<Instruction *, 32> writes;
   SmallVector<Instruction *, 64> reads;
   for (BasicBlock *bb : blocks_)
     for (Instruction *i : primal_insts_[bb]) {
       if (isa<LoadInst>(i) || IsRepeatableCall(*i))
         reads.push_back(i);
-      if (i->mayWriteToMemory() && !IgnorableWrite(*i))
+      auto *call = dyn_cast<CallBase>(i);
+      if (i->mayWriteToMemory() && !IgnorableWrite(*i) &&
+          !(call && deferred_frees_.count(call)))
         writes.push_back(i);
     }
   if (reads.empty())
@@ -78,6 +260,8 @@ void ReverseEmitter::FindReloadableLoads() {
   BatchAAResults batch(aa);
   batch.enableCrossIterationMode();
   unsigned queries = 0;
+  SmallPtrSet<Instruction *, 4> undoable =
+      FindUndoableStores(writes, batch, *dt_, *li_, queries);
   for (Instruction *r : reads) {
     auto *ld = dyn_cast<LoadInst>(r);
     if (ld && !ld->isSimple()) {
@@ -86,6 +270,11 @@ void ReverseEmitter::FindReloadableLoads() {
     }
     const Instruction *clobber = nullptr;
     for (Instruction *w : writes) {
+      if (undoable.count(w))
+        continue;
+      // lgamma writes an int (signgam): only int loads may read it.
+      if (IsLgammaCall(*w) && !(ld && ld->getType()->isIntegerTy(32)))
+        continue;
       if (++queries > kMaxAliasQueries) {
         clobber = w;
         break;
@@ -100,6 +289,24 @@ void ReverseEmitter::FindReloadableLoads() {
       }
     }
     clobbers_[r] = clobber;
+  }
+  // The undoable stores that a load read again may depend on are undone.
+  for (Instruction *w : writes) {
+    if (!undoable.count(w))
+      continue;
+    auto *store = cast<StoreInst>(w);
+    for (Instruction *r : reads) {
+      if (clobbers_[r])
+        continue;
+      auto *ld = dyn_cast<LoadInst>(r);
+      ModRefInfo mr = ld ? batch.getModRefInfo(w, MemoryLocation::get(ld))
+                         : batch.getModRefInfo(w, cast<CallBase>(r));
+      if (isModSet(mr) &&
+          isPotentiallyReachable(r, w, nullptr, dt_.get(), li_.get())) {
+        LogOverwrite(*store);
+        break;
+      }
+    }
   }
 }
 

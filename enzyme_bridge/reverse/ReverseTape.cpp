@@ -204,6 +204,21 @@ bool ReverseEmitter::CanRecomputeSCEV(const SCEV *s, unsigned depth) {
   case scSignExtend:
   case scTruncate:
     return CanRecomputeSCEV(cast<SCEVCastExpr>(s)->getOperand(0), depth);
+  case scUMaxExpr:
+  case scSMaxExpr:
+  case scUMinExpr:
+  case scSMinExpr:
+  case scSequentialUMinExpr:
+    for (const SCEV *op : cast<SCEVNAryExpr>(s)->operands())
+      if (!CanRecomputeSCEV(op, depth))
+        return false;
+    return true;
+  case scUDivExpr: {
+    auto *div = cast<SCEVUDivExpr>(s);
+    auto *rhs = dyn_cast<SCEVConstant>(div->getRHS());
+    return rhs && !rhs->getValue()->isZero() &&
+           CanRecomputeSCEV(div->getLHS(), depth);
+  }
   case scAddRecExpr: {
     auto *ar = cast<SCEVAddRecExpr>(s);
     return ar->isAffine() && InContext(ar->getLoop()) &&
@@ -322,6 +337,28 @@ Value *ReverseEmitter::RecomputeSCEV(const SCEV *s, Type *ty, unsigned depth) {
     }
     return acc;
   }
+  case scUMaxExpr:
+  case scSMaxExpr:
+  case scUMinExpr:
+  case scSMinExpr:
+  case scSequentialUMinExpr: {
+    Intrinsic::ID id = s->getSCEVType() == scUMaxExpr   ? Intrinsic::umax
+                       : s->getSCEVType() == scSMaxExpr ? Intrinsic::smax
+                       : s->getSCEVType() == scSMinExpr ? Intrinsic::smin
+                                                        : Intrinsic::umin;
+    Value *acc = nullptr;
+    for (const SCEV *op : cast<SCEVNAryExpr>(s)->operands()) {
+      Value *v = RecomputeSCEV(op, ty, depth);
+      acc = acc ? rb_.CreateBinaryIntrinsic(id, acc, v) : v;
+    }
+    return acc;
+  }
+  case scUDivExpr: {
+    auto *div = cast<SCEVUDivExpr>(s);
+    Type *t = div->getType();
+    return fit(rb_.CreateUDiv(RecomputeSCEV(div->getLHS(), t, depth),
+                              RecomputeSCEV(div->getRHS(), t, depth)));
+  }
   case scZeroExtend:
   case scSignExtend:
   case scTruncate: {
@@ -412,6 +449,92 @@ Value *ReverseEmitter::LoadFromCache(Instruction &i) {
   return rb_.CreateAlignedLoad(ty, at, TapeAlign(ty), i.getName() + ".cached");
 }
 
+/// Whether each iteration of `l` that reaches its latch runs `p` (a
+/// preheader in `l`) once the branches on conditions invariant in `l` are
+/// fixed: if one iteration ran it, every later one will.
+static bool RunsEveryIteration(BasicBlock *p, Loop &l) {
+  SmallPtrSet<BasicBlock *, 16> reaches{p};
+  SmallVector<BasicBlock *, 16> work{p};
+  while (!work.empty()) {
+    BasicBlock *b = work.pop_back_val();
+    if (b == l.getHeader())
+      continue;
+    for (BasicBlock *pred : predecessors(b))
+      if (l.contains(pred) && reaches.insert(pred).second)
+        work.push_back(pred);
+  }
+  SmallPtrSet<BasicBlock *, 16> seen{l.getHeader()};
+  work.push_back(l.getHeader());
+  while (!work.empty()) {
+    BasicBlock *b = work.pop_back_val();
+    if (b == p)
+      continue;
+    if (b == l.getLoopLatch())
+      return false;
+    Instruction *term = b->getTerminator();
+    Value *cond = nullptr;
+    if (auto *br = dyn_cast<BranchInst>(term); br && br->isConditional())
+      cond = br->getCondition();
+    else if (auto *sw = dyn_cast<SwitchInst>(term))
+      cond = sw->getCondition();
+    bool fixed = cond && l.isLoopInvariant(cond) &&
+                 any_of(successors(b),
+                        [&](BasicBlock *s) { return reaches.count(s) > 0; });
+    for (BasicBlock *succ : successors(b))
+      if (l.contains(succ) && succ != l.getHeader() &&
+          (!fixed || reaches.count(succ)) && seen.insert(succ).second)
+        work.push_back(succ);
+  }
+  return true;
+}
+
+SmallVector<Loop *, 4> ReverseEmitter::HoistedReserveNest(LoopTape &t) {
+  SmallVector<Loop *, 4> nest = {t.loop};
+  SCEVExpander checker(*se_, "tape.trips");
+  Instruction *at = t.preheader->getTerminator();
+  for (Loop *parent = t.loop->getParentLoop(); parent;
+       parent = parent->getParentLoop()) {
+    const SCEV *parentCount = tapes_[parent].backedge_count;
+    if (!parentCount || !checker.isSafeToExpandAt(parentCount, at) ||
+        !RunsEveryIteration(nest.back()->getLoopPreheader(), *parent) ||
+        !all_of(nest, [&](Loop *l) {
+          return se_->isLoopInvariant(tapes_[l].backedge_count, parent);
+        }))
+      break;
+    nest.push_back(parent);
+  }
+  return nest;
+}
+
+/// The iterations of `t`'s loop still to come, this entry's included, when
+/// it is entered: its trip count times the iterations of the enclosing
+/// `nest` still to come (each runs it the same number of times). For loops
+/// L1..Lk around it with trip counts n_j and current iterations c_j:
+/// R_k = n_k - c_k, R_j = (n_j - c_j) + n_j (R_{j+1} - 1), times n_0.
+Value *ReverseEmitter::IterationsToCome(LoopTape &t,
+                                        ArrayRef<Loop *> nest) {
+  Instruction *at = t.preheader->getTerminator();
+  SCEVExpander expander(*se_, "tape.trips");
+  SmallVector<Value *, 4> trips;
+  for (Loop *l : nest) {
+    Value *btc = expander.expandCodeFor(tapes_[l].backedge_count, nullptr, at);
+    fb_.SetInsertPoint(at);
+    trips.push_back(fb_.CreateAdd(
+        fb_.CreateZExtOrTrunc(btc, fb_.getInt64Ty()), fb_.getInt64(1)));
+  }
+  fb_.SetInsertPoint(at);
+  Value *rest = nullptr;
+  for (size_t j = nest.size() - 1; j >= 1; --j) {
+    Value *left = fb_.CreateSub(trips[j], tapes_[nest[j]].counter);
+    rest = !rest ? left
+                 : fb_.CreateAdd(left, fb_.CreateMul(trips[j],
+                                                     fb_.CreateSub(
+                                                         rest,
+                                                         fb_.getInt64(1))));
+  }
+  return rest ? fb_.CreateMul(trips[0], rest) : trips[0];
+}
+
 /// `void reserve(ptr capacity, i64 need, ptr slot...)`: grows each array
 /// geometrically to hold `need` elements.
 Function *ReverseEmitter::ReserveFunction(LoopTape &t, unsigned number) {
@@ -467,14 +590,13 @@ void ReverseEmitter::FinishTapes() {
     for (auto &cache : t.caches)
       args.push_back(cache.first);
     if (t.backedge_count) {
-      // Room for every iteration of this entry, once per entry.
-      SCEVExpander expander(*se_, "tape.trips");
-      Instruction *at = t.preheader->getTerminator();
-      Value *btc = expander.expandCodeFor(t.backedge_count, nullptr, at);
-      fb_.SetInsertPoint(at);
-      Value *trips = fb_.CreateAdd(fb_.CreateZExtOrTrunc(btc, fb_.getInt64Ty()),
-                                   fb_.getInt64(1));
-      args[1] = fb_.CreateAdd(t.forward_base, trips);
+      // Room for every iteration of this entry, at each entry; or, when the
+      // enclosing loops run it the same number of times in each of their
+      // iterations, for all of theirs still to come (later entries find
+      // the room there).
+      SmallVector<Loop *, 4> nest = HoistedReserveNest(t);
+      t.reserved_before = nest.back();
+      args[1] = fb_.CreateAdd(t.forward_base, IterationsToCome(t, nest));
     } else {
       fb_.SetInsertPoint(cast<Instruction>(t.flat_index)->getNextNode());
       args[1] = fb_.CreateAdd(t.flat_index, fb_.getInt64(1));

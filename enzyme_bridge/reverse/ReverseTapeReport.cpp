@@ -113,11 +113,17 @@ void ReverseEmitter::PrintTape(raw_ostream &os) {
       continue;
     }
     os << values.size() << (values.size() == 1 ? " value" : " values")
-       << ", " << bytes << " bytes per iteration, "
-       << (tape.backedge_count
-               ? "reserved once per entry (trip count known at entry)"
-               : "grown geometrically (trip count known at exit)")
-       << "\n";
+       << ", " << bytes << " bytes per iteration, ";
+    if (!tape.backedge_count) {
+      os << "grown geometrically (trip count known at exit)";
+    } else if (tape.reserved_before && tape.reserved_before != tape.loop) {
+      os << "reserved at an entry for the rest of loop %"
+         << tape.reserved_before->getHeader()->getName()
+         << " (trip counts known at entry)";
+    } else {
+      os << "reserved once per entry (trip count known at entry)";
+    }
+    os << "\n";
     for (Instruction *i : values)
       os << "    " << InstructionText(*i) << "\n      because: "
          << reasons[i] << "\n";

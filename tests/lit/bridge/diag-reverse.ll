@@ -35,8 +35,10 @@ step:
   %q = fmul double %r, %w
   ret double %q
 }
-; Reads p[0..n] recursively; its caller then overwrites p[0]: running the
-; call again in the reverse sweep would read the new value.
+; Reads p[0..n] recursively; its caller then overwrites p[0] twice: running
+; the call again in the reverse sweep would read the new value. (One store
+; alone, the last write to p[0], would be undone by the reverse sweep: see
+; tests/exec/reverse/undone-stores.c.)
 define double @sum_rec(ptr %p, i32 %n) {
 entry:
   %v = load double, ptr %p
@@ -55,6 +57,8 @@ step:
 define double @sum_then_zero(ptr %p, i32 %n) {
   %s = call double @sum_rec(ptr %p, i32 %n)
   store double 0.0, ptr %p
+  %again = fadd double %s, 1.0
+  store double %again, ptr %p
   %ss = fmul double %s, %s
   ret double %ss
 }
