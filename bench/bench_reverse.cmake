@@ -1,9 +1,10 @@
 #===- bench/bench_reverse.cmake - bench_reverse: reverse mode -----------===#
 #
-# reverse_kernels.c is built twice, each object exporting its names with
-# the variant as suffix (reverse_kernels.h):
+# reverse_kernels.c is built three times, each object exporting its names
+# with the variant as suffix (reverse_kernels.h):
 #   o2: clang -O2 IR             --autodiff-opt -O2--> --clang -O2 -c--> .o
 #   o0: clang -O0 IR (no optnone) --autodiff-opt --pre-opt=O0 -O2--> ... .o
+#   nf: as o2, with --derivative-fast-math=none (o2 has the default flags)
 # so o2 differentiates optimized IR and o0 differentiates first and
 # optimizes afterwards. Both are linked into bench_reverse with the
 # allocation functions wrapped (heap_meter.c). See README.md.
@@ -19,10 +20,13 @@ set(AUTODIFF_BENCH_CLANG ${AUTODIFF_LLVM_BIN}/clang CACHE FILEPATH
 
 set(_rk_src ${CMAKE_CURRENT_SOURCE_DIR}/reverse_kernels.c)
 set(_rk_objs)
-foreach(_variant o2 o0)
+foreach(_variant o2 o0 nf)
   if(_variant STREQUAL "o2")
     set(_cflags -O2)
     set(_adflags -O2)
+  elseif(_variant STREQUAL "nf")
+    set(_cflags -O2)
+    set(_adflags -O2 --derivative-fast-math=none)
   else()
     set(_cflags -O0 -Xclang -disable-O0-optnone)
     set(_adflags --pre-opt=O0 -O2)

@@ -6,9 +6,14 @@
 //   BM_grad_K      its gradient through __enzyme_autodiff, the whole call,
 //                  from the build that differentiates clang -O2 IR;
 //   BM_grad_O0_K   the same from the build that differentiates clang -O0
-//                  IR (AD before optimization), optimized afterwards.
+//                  IR (AD before optimization), optimized afterwards;
+//   BM_grad_nf_K   as BM_grad_K, without the fast-math flags (reassoc, nsz,
+//                  arcp, contract) derivative arithmetic gets by default.
 // Each gradient benchmark reports the counter `tape`: the peak of live heap
-// bytes during one gradient call minus that of one primal call (heap_meter.h).
+// bytes during one gradient call minus that of one primal call (heap_meter.h),
+// measured on a call that starts with the tape pools emptied. The timed calls
+// then reuse the tape arrays, as a program calling the gradient in a loop
+// does.
 // A table of grad / primal per kernel closes the console output (CPU time;
 // the median when --benchmark_repetitions is given). Before timing, both
 // gradients of every kernel are checked once against central differences
@@ -29,6 +34,10 @@
 #include <vector>
 
 #include <unistd.h>
+
+/// Frees the tape arrays that derivatives keep between calls (emitted by
+/// the core with the derivatives; docs/user-guide.md).
+extern "C" void __autodiff_release_tapes(void);
 
 namespace {
 
@@ -69,6 +78,9 @@ void RunGrad(benchmark::State &state, const KernelSpec &k, Variant v) {
   HeapMeterStart();
   p.Primal();
   long primal = HeapMeterStop();
+  // The tape arrays of earlier calls wait in their pools: the one call
+  // measured starts without them, so that it allocates its whole tape.
+  __autodiff_release_tapes();
   HeapMeterStart();
   p.Grad(v);
   long grad = HeapMeterStop();
@@ -91,6 +103,10 @@ void Register() {
         ("BM_grad_O0_" + name).c_str(),
         [&k](benchmark::State &s) { RunGrad(s, k, Variant::kBeforeOpt); })
         ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(
+        ("BM_grad_nf_" + name).c_str(),
+        [&k](benchmark::State &s) { RunGrad(s, k, Variant::kAfterOptExact); })
+        ->Unit(benchmark::kMicrosecond);
   }
 }
 
@@ -101,6 +117,8 @@ int CheckGradients() {
     p->Check(Variant::kAfterOpt, std::string(k.name) + " (AD after -O2)", c);
     p->Check(Variant::kBeforeOpt, std::string(k.name) + " (AD before opt)",
              c);
+    p->Check(Variant::kAfterOptExact,
+             std::string(k.name) + " (AD after -O2, no fast math)", c);
   }
   return c.failures();
 }
@@ -159,7 +177,7 @@ public:
             << "; tape: peak heap bytes of one gradient call minus the "
                "primal's)\n"
             << "  kernel        primal us   AD after -O2         tape"
-               "   AD before opt         tape\n";
+               "   AD before opt         tape  no fast math\n";
         header = true;
       }
       char line[200];
@@ -176,6 +194,12 @@ public:
                               g->second.cpu / primal->second.cpu,
                               HumanBytes(g->second.tape).c_str());
       }
+      auto nf = entries_.find("BM_grad_nf_" + name);
+      if (nf == entries_.end())
+        std::snprintf(line + at, sizeof line - at, "   %11s", "-");
+      else
+        std::snprintf(line + at, sizeof line - at, "   %11.2fx",
+                      nf->second.cpu / primal->second.cpu);
       GetOutputStream() << line << "\n";
     }
   }

@@ -1,8 +1,9 @@
 /*===- bench/reverse_kernels.h - Reverse-mode benchmark kernels -*- C -*-===*
  *
- * reverse_kernels.c is built twice (see bench.cmake): variant `o2` is
- * clang -O2 IR differentiated and then optimized, variant `o0` is clang -O0
- * IR (without optnone) differentiated and then optimized. Every exported
+ * reverse_kernels.c is built three times (see bench_reverse.cmake): variant
+ * `o2` is clang -O2 IR differentiated and then optimized, variant `o0` is
+ * clang -O0 IR (without optnone) differentiated and then optimized, variant
+ * `nf` is `o2` without fast-math flags on the derivative arithmetic. Every exported
  * name carries the variant as a suffix, RK(gmm_objective) being
  * gmm_objective_o2 or gmm_objective_o0, so both objects link into one
  * program. This header declares the names of the variant RK_VARIANT names
@@ -32,7 +33,7 @@ enum {
 #endif
 
 #ifndef RK_VARIANT
-#error "define RK_VARIANT (o2 or o0) before including reverse_kernels.h"
+#error "define RK_VARIANT (o2, o0 or nf) before including reverse_kernels.h"
 #endif
 
 #ifdef __cplusplus

@@ -2,7 +2,7 @@
 //
 // Inputs are uniform pseudo-random numbers from a fixed seed (ADBench's
 // inputs are random too); sizes are listed in Kernels(). Every primal is
-// the -O2 build's; the gradient of either build is checked against central
+// the -O2 build's; the gradient of each build is checked against central
 // differences of it.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +14,15 @@
 #define RK_VARIANT o0
 #include "reverse_kernels.h"
 #undef RK_VARIANT
+#define RK_VARIANT nf
+#include "reverse_kernels.h"
+#undef RK_VARIANT
+
+/// The gradient function `name` of variant `v`'s build.
+#define RK_PICK(v, name)                                                       \
+  ((v) == Variant::kAfterOpt        ? name##_o2                                \
+   : (v) == Variant::kAfterOptExact ? name##_nf                                \
+                                    : name##_o0)
 
 #include <benchmark/benchmark.h>
 
@@ -59,7 +68,7 @@ public:
   }
   void Primal() override { benchmark::DoNotOptimize(Objective()); }
   void Grad(Variant v) override {
-    auto *grad = v == Variant::kAfterOpt ? grad_gmm_o2 : grad_gmm_o0;
+    auto *grad = RK_PICK(v, grad_gmm);
     grad(d_, k_, n_, alphas_.data(), da_.data(), means_.data(), dm_.data(),
          icf_.data(), di_.data(), x_.data(), kGamma, kM);
   }
@@ -103,7 +112,7 @@ public:
   }
   void Primal() override { benchmark::DoNotOptimize(Objective()); }
   void Grad(Variant v) override {
-    auto *grad = v == Variant::kAfterOpt ? grad_lstm_o2 : grad_lstm_o0;
+    auto *grad = RK_PICK(v, grad_lstm);
     grad(l_, c_, b_, main_.data(), dmain_.data(), extra_.data(),
          dextra_.data(), state_.data(), seq_.data());
   }
@@ -162,7 +171,7 @@ public:
     benchmark::ClobberMemory();
   }
   void Grad(Variant v) override {
-    auto *grad = v == Variant::kAfterOpt ? grad_ba_o2 : grad_ba_o0;
+    auto *grad = RK_PICK(v, grad_ba);
     grad(p_, cams_.data(), X_.data(), w_.data(), obs_.data(), feats_.data(),
          kSeed, J_.data());
     benchmark::ClobberMemory();
@@ -207,8 +216,7 @@ public:
     benchmark::ClobberMemory();
   }
   void Grad(Variant v) override {
-    auto *grad = v == Variant::kAfterOpt ? grad_normalize_o2
-                                         : grad_normalize_o0;
+    auto *grad = RK_PICK(v, grad_normalize);
     grad(out_.data(), dout_.data(), x_.data(), dx_.data(), w_.data(), n_);
     benchmark::ClobberMemory();
   }
@@ -243,8 +251,7 @@ public:
   }
   void Primal() override { benchmark::DoNotOptimize(Objective()); }
   void Grad(Variant v) override {
-    auto *grad = v == Variant::kAfterOpt ? grad_rk4_chain_o2
-                                         : grad_rk4_chain_o0;
+    auto *grad = RK_PICK(v, grad_rk4_chain);
     grad(y0_.data(), dy0_.data(), ks_.data(), dks_.data(), steps_, kDt);
     benchmark::ClobberMemory();
   }
@@ -284,7 +291,7 @@ public:
   }
   void Primal() override { benchmark::DoNotOptimize(Objective()); }
   void Grad(Variant v) override {
-    auto *grad = v == Variant::kAfterOpt ? grad_mlp_o2 : grad_mlp_o0;
+    auto *grad = RK_PICK(v, grad_mlp);
     grad(W1_.data(), dW1_.data(), b1_.data(), db1_.data(), W2_.data(),
          dW2_.data(), b2_.data(), db2_.data(), X_.data(), Y_.data(), batch_);
     benchmark::ClobberMemory();
@@ -318,8 +325,7 @@ public:
   double Objective() { return logsumexp_o2(x_.data(), n_); }
   void Primal() override { benchmark::DoNotOptimize(Objective()); }
   void Grad(Variant v) override {
-    auto *grad = v == Variant::kAfterOpt ? grad_logsumexp_o2
-                                         : grad_logsumexp_o0;
+    auto *grad = RK_PICK(v, grad_logsumexp);
     grad(x_.data(), dx_.data(), n_);
     benchmark::ClobberMemory();
   }
@@ -353,8 +359,7 @@ public:
   }
   void Primal() override { benchmark::DoNotOptimize(Objective()); }
   void Grad(Variant v) override {
-    auto *grad = v == Variant::kAfterOpt ? grad_diffusion_o2
-                                         : grad_diffusion_o0;
+    auto *grad = RK_PICK(v, grad_diffusion);
     grad(u0_.data(), du0_.data(), w_.data(), u_.data(), du_.data(),
          tmp_.data(), dtmp_.data(), n_, steps_);
     benchmark::ClobberMemory();

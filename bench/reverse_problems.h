@@ -1,7 +1,7 @@
 //===- bench/reverse_problems.h - Kernel data and checks -------*- C++ -*-===//
 //
 // One Problem per kernel of reverse_kernels.c: its inputs at a given size,
-// its gradient buffers, the primal and the two gradient variants, and a
+// its gradient buffers, the primal and the three gradient variants, and a
 // check of a gradient against central finite differences of the primal.
 // The benchmarks build them at full size, the startup check at a small one.
 //
@@ -20,6 +20,8 @@ namespace reverse_bench {
 enum class Variant {
   kAfterOpt,  ///< clang -O2 IR, differentiated, optimized (-O2) again
   kBeforeOpt, ///< clang -O0 IR, differentiated, then optimized (-O2)
+  kAfterOptExact, ///< as kAfterOpt, with --derivative-fast-math=none
+                  ///< (kAfterOpt has the default flags)
 };
 
 /// Counts mismatches between gradients and finite differences.

@@ -328,6 +328,7 @@ absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
 
   DerivativeCache cache(m);
   cache.set_tape_log(opts.tape_log);
+  cache.set_derivative_fmf(opts.derivative_fmf);
   SmallVector<std::pair<RequestCall *, Function *>, 16> todo;
   for (RequestCall &rc : parsed) {
     absl::StatusOr<Function *> df = cache.Get(rc.request);
@@ -490,6 +491,42 @@ absl::Status RejectUnsupportedEntryPoints(Module &m) {
 }
 
 } // namespace
+
+absl::StatusOr<FastMathFlags> ParseFastMathFlags(std::string_view spec) {
+  FastMathFlags fmf;
+  StringRef text(spec.data(), spec.size());
+  if (text == "none")
+    return fmf;
+  if (text == "fast") {
+    fmf.setFast();
+    return fmf;
+  }
+  SmallVector<StringRef, 8> names;
+  text.split(names, ',');
+  for (StringRef name : names) {
+    name = name.trim();
+    if (name == "reassoc")
+      fmf.setAllowReassoc();
+    else if (name == "nnan")
+      fmf.setNoNaNs();
+    else if (name == "ninf")
+      fmf.setNoInfs();
+    else if (name == "nsz")
+      fmf.setNoSignedZeros();
+    else if (name == "arcp")
+      fmf.setAllowReciprocal();
+    else if (name == "contract")
+      fmf.setAllowContract();
+    else if (name == "afn")
+      fmf.setApproxFunc();
+    else
+      return absl::InvalidArgumentError(
+          "unknown fast-math flag `" + name.str() +
+          "` (expected none, fast, or a comma-separated list of reassoc, "
+          "nnan, ninf, nsz, arcp, contract, afn)");
+  }
+  return fmf;
+}
 
 absl::Status DifferentiateModule(Module &m, const BridgeOptions &opts) {
   AD_RETURN_IF_ERROR(RejectUnsupportedEntryPoints(m));

@@ -9,6 +9,10 @@
 #define AUTODIFF_ENZYME_BRIDGE_BRIDGE_H
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+#include <string_view>
+#include "llvm/IR/FMF.h"
 
 namespace llvm {
 class Module;
@@ -16,6 +20,16 @@ class raw_ostream;
 } // namespace llvm
 
 namespace autodiff {
+
+/// reassoc, nsz, arcp and contract: what derivatives get by default.
+inline llvm::FastMathFlags DefaultDerivativeFastMath() {
+  llvm::FastMathFlags fmf;
+  fmf.setAllowReassoc();
+  fmf.setNoSignedZeros();
+  fmf.setAllowReciprocal();
+  fmf.setAllowContract();
+  return fmf;
+}
 
 struct BridgeOptions {
   /// Remove `__enzyme_*` declarations that have no uses left.
@@ -26,7 +40,19 @@ struct BridgeOptions {
   /// If set, each reverse-mode derivative reports here what its tape holds
   /// and why, as it is generated.
   llvm::raw_ostream *tape_log = nullptr;
+  /// Fast-math flags given to the derivative arithmetic the core adds
+  /// (tangents in forward mode, adjoints in reverse mode), on top of any
+  /// the primal instruction has; the primal computation keeps its own.
+  /// By default reassoc, nsz, arcp and contract, never nnan or ninf
+  /// (docs/user-guide.md, "Fast math in derivatives").
+  llvm::FastMathFlags derivative_fmf = DefaultDerivativeFastMath();
 };
+
+/// Parses a list of fast-math flags for BridgeOptions::derivative_fmf:
+/// "none", "fast" (all of them), or names separated by commas among
+/// reassoc, nnan, ninf, nsz, arcp, contract and afn (LLVM's names).
+absl::StatusOr<llvm::FastMathFlags>
+ParseFastMathFlags(std::string_view spec);
 
 /// Differentiates every request in `m`. On failure the status (InvalidArgument
 /// for a malformed request, Unimplemented for an instruction without a

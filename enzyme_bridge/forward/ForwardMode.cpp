@@ -44,6 +44,7 @@ namespace autodiff {
 ForwardEmitter::ForwardEmitter(const DiffRequest &r, Function &out,
                                DerivativeCache &cache)
     : req_(r), out_(out), cache_(cache), width_(r.width), b_(out.getContext()) {
+  b_.setFastMathFlags(cache.derivative_fmf());
 }
 
 //===----------------------------------------------------------------------===//
@@ -420,10 +421,11 @@ absl::Status ForwardEmitter::ApplyRule(Instruction &i, ArrayRef<Value *> ops) {
     any |= HasT(op);
   if (!any)
     return absl::OkStatus();
-  // The tangent inherits the primal's fast-math flags.
+  // The tangent inherits the primal's fast-math flags, with those asked for
+  // derivatives.
   IRBuilder<>::FastMathFlagGuard guard(b_);
   if (isa<FPMathOperator>(i))
-    b_.setFastMathFlags(i.getFastMathFlags());
+    b_.setFastMathFlags(i.getFastMathFlags() | cache_.derivative_fmf());
   Lanes lanes;
   for (unsigned k = 0; k < width_; ++k) {
     SmallVector<Value *, 3> tans;

@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/IR/FMF.h"
 
 #include <deque>
 
@@ -52,12 +53,17 @@ public:
   /// (`print<autodiff-tape>`); null for no report.
   void set_tape_log(llvm::raw_ostream *os) { tape_log_ = os; }
   llvm::raw_ostream *tape_log() const { return tape_log_; }
+  /// Fast-math flags for the arithmetic emitters add (tangents and
+  /// adjoints); the primal's own instructions keep theirs.
+  void set_derivative_fmf(llvm::FastMathFlags fmf) { derivative_fmf_ = fmf; }
+  llvm::FastMathFlags derivative_fmf() const { return derivative_fmf_; }
 
 private:
   llvm::Module &m_;
   llvm::MapVector<DiffRequest, llvm::Function *> map_;
   std::deque<DiffRequest> pending_;
   llvm::raw_ostream *tape_log_ = nullptr;
+  llvm::FastMathFlags derivative_fmf_;
 };
 
 } // namespace autodiff

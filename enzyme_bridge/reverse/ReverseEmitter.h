@@ -45,6 +45,11 @@ class DerivativeCache;
 /// with a floating-point leaf): the types that have adjoints.
 bool HoldsFloat(llvm::Type *t);
 
+/// Defines `void __autodiff_release_tapes(void)` and the list of tape pools
+/// it empties in `m`, once (ReverseTapeArrays.cpp): every module with a
+/// reverse-mode derivative has them, so a program may call it.
+void DefineTapeRelease(llvm::Module &m);
+
 /// Names `f`'s unnamed blocks and values for the tape report.
 void NameForReport(llvm::Function &f);
 
@@ -177,7 +182,13 @@ private:
   /// The cache index of the current reverse iteration of `l`.
   llvm::Value *ReverseIndex(LoopTape &t);
   void FinishTapes();
-  llvm::Function *ReserveFunction(LoopTape &t, unsigned number);
+  /// The arrays of loop tapes, and the pool that keeps them between calls
+  /// (ReverseTapeArrays.cpp).
+  llvm::GlobalVariable *TapePool(unsigned number);
+  llvm::Function *ReserveFunction(LoopTape &t, unsigned number,
+                                  llvm::GlobalVariable *pool);
+  llvm::Function *ReleaseFunction(LoopTape &t, unsigned number,
+                                  llvm::GlobalVariable *pool);
   /// `t`'s loop and the enclosing loops, innermost first, each of whose
   /// iterations runs the one inside it the same number of times (trip
   /// counts known at `t`'s entry): its first entry reserves for them all.

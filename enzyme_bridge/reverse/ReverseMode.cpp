@@ -83,7 +83,9 @@ absl::Status CheckReverseRequest(const DiffRequest &r) {
 ReverseEmitter::ReverseEmitter(const DiffRequest &r, Function &out,
                                DerivativeCache &cache)
     : req_(r), out_(out), cache_(cache), fb_(out.getContext()),
-      rb_(out.getContext()) {}
+      rb_(out.getContext()) {
+  rb_.setFastMathFlags(cache.derivative_fmf());
+}
 
 ReverseEmitter::~ReverseEmitter() = default;
 

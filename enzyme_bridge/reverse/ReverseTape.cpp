@@ -535,57 +535,17 @@ Value *ReverseEmitter::IterationsToCome(LoopTape &t,
   return rest ? fb_.CreateMul(trips[0], rest) : trips[0];
 }
 
-/// `void reserve(ptr capacity, i64 need, ptr slot...)`: grows each array
-/// geometrically to hold `need` elements.
-Function *ReverseEmitter::ReserveFunction(LoopTape &t, unsigned number) {
-  Module &m = *out_.getParent();
-  LLVMContext &c = m.getContext();
-  Type *ptr = PointerType::getUnqual(c);
-  Type *i64 = Type::getInt64Ty(c);
-  SmallVector<Type *, 6> params = {ptr, i64};
-  params.append(t.caches.size(), ptr);
-  auto *fty = FunctionType::get(Type::getVoidTy(c), params, false);
-  Function *f = Function::Create(fty, GlobalValue::InternalLinkage,
-                                 out_.getName() + ".tape.reserve." +
-                                     Twine(number),
-                                 &m);
-  auto *entry = BasicBlock::Create(c, "entry", f);
-  auto *grow = BasicBlock::Create(c, "grow", f);
-  auto *done = BasicBlock::Create(c, "done", f);
-  IRBuilder<> b(entry);
-  Value *cap = b.CreateLoad(i64, f->getArg(0));
-  b.CreateCondBr(b.CreateICmpULE(f->getArg(1), cap), done, grow);
-  b.SetInsertPoint(grow);
-  Value *doubled = b.CreateShl(cap, 1);
-  Value *room = b.CreateSelect(b.CreateICmpUGT(doubled, f->getArg(1)),
-                               doubled, f->getArg(1));
-  room = b.CreateSelect(b.CreateICmpULT(room, b.getInt64(16)), b.getInt64(16),
-                        room);
-  b.CreateStore(room, f->getArg(0));
-  FunctionCallee realloc = m.getOrInsertFunction("realloc", ptr, ptr, i64);
-  const DataLayout &dl = m.getDataLayout();
-  for (unsigned k = 0; k < t.caches.size(); ++k) {
-    Value *slot = f->getArg(2 + k);
-    Value *old = b.CreateLoad(ptr, slot);
-    uint64_t size = dl.getTypeAllocSize(t.caches[k].second);
-    Value *bytes = b.CreateMul(room, b.getInt64(size));
-    b.CreateStore(b.CreateCall(realloc, {old, bytes}), slot);
-  }
-  b.CreateBr(done);
-  b.SetInsertPoint(done);
-  b.CreateRetVoid();
-  return f;
-}
-
 void ReverseEmitter::FinishTapes() {
+  DefineTapeRelease(*out_.getParent());
   unsigned number = 0;
-  FunctionCallee freeFn = out_.getParent()->getOrInsertFunction(
-      "free", rb_.getVoidTy(), rb_.getPtrTy());
   for (auto &entry : tapes_) {
     LoopTape &t = entry.second;
     if (t.caches.empty())
       continue;
-    Function *reserve = ReserveFunction(t, number++);
+    GlobalVariable *pool = TapePool(number);
+    Function *reserve = ReserveFunction(t, number, pool);
+    Function *release = ReleaseFunction(t, number, pool);
+    ++number;
     SmallVector<Value *, 6> args = {t.capacity, nullptr};
     for (auto &cache : t.caches)
       args.push_back(cache.first);
@@ -603,8 +563,8 @@ void ReverseEmitter::FinishTapes() {
     }
     fb_.CreateCall(reserve, args);
     rb_.SetInsertPoint(final_->getTerminator());
-    for (auto &cache : t.caches)
-      rb_.CreateCall(freeFn, {rb_.CreateLoad(rb_.getPtrTy(), cache.first)});
+    args.erase(args.begin() + 1);
+    rb_.CreateCall(release, args);
   }
 }
 

@@ -115,6 +115,13 @@ struct ToolOptions {
       "stop-after-lowering",
       cl::desc("Stop once the requests are lowered into __enzyme_* calls"),
       cl::cat(tool)};
+  cl::opt<std::string> derivative_fast_math{
+      "derivative-fast-math",
+      cl::desc("Fast-math flags for the arithmetic of derivatives (tangents "
+               "and adjoints; the primal's own keeps its flags): none "
+               "(default), fast, or a comma-separated list of reassoc, "
+               "nnan, ninf, nsz, arcp, contract, afn"),
+      cl::value_desc("flags"), cl::cat(tool)};
   cl::opt<bool> no_postopt{
       "no-postopt", cl::desc("Skip the optimization after differentiation"),
       cl::cat(tool)};
@@ -250,6 +257,13 @@ std::string MakePipelineOptions(const ToolOptions &options,
     if (!level)
       return "unknown optimization level `-O" + options.post_opt + "`";
     pipeline.post_opt = *level;
+  }
+  if (options.derivative_fast_math.getNumOccurrences()) {
+    absl::StatusOr<llvm::FastMathFlags> fmf =
+        autodiff::ParseFastMathFlags(options.derivative_fast_math);
+    if (!fmf.ok())
+      return "--derivative-fast-math: " + std::string(fmf.status().message());
+    pipeline.bridge.derivative_fmf = *fmf;
   }
   if (options.pre_opt.getNumOccurrences()) {
     std::optional<autodiff::OptLevel> level =

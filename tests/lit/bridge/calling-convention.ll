@@ -2,8 +2,8 @@
 ; private helpers `internal fastcc`), and every call to it uses that
 ; convention: a mismatch is undefined behaviour that the optimizer turns
 ; into `unreachable`.
-; RUN: %autodiff-opt %s -O0 -S -o - | FileCheck %s
-; RUN: %autodiff-opt %s -O2 -S -o - | FileCheck %s --check-prefix=OPT
+; RUN: %autodiff-opt %s -O0 --derivative-fast-math=none -S -o - | FileCheck %s
+; RUN: %autodiff-opt %s -O2 --derivative-fast-math=none -S -o - | FileCheck %s --check-prefix=OPT
 
 define internal fastcc double @helper(double %x) {
   %m = fmul double %x, %x

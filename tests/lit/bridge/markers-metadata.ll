@@ -1,5 +1,5 @@
 ; Markers as metadata strings (older rustc, hand-written IR).
-; RUN: %autodiff-opt %s -O0 -S -o - | FileCheck %s
+; RUN: %autodiff-opt %s -O0 --derivative-fast-math=none -S -o - | FileCheck %s
 
 define double @square(double %x) {
   %m = fmul double %x, %x

@@ -1,7 +1,7 @@
 ; The tangent code the rule table emits, through the whole bridge: one
 ; function per rule shape (quotient, chain rule through an intrinsic,
 ; two-operand power, integer exponent, kink functions, vector arithmetic).
-; RUN: %autodiff-opt %s -O0 -S -o - | FileCheck %s
+; RUN: %autodiff-opt %s -O0 --derivative-fast-math=none -S -o - | FileCheck %s
 
 declare double @__enzyme_fwddiff(...)
 declare <2 x double> @__enzyme_fwddiff_v(...)

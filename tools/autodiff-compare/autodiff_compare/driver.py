@@ -98,6 +98,10 @@ typedef struct {
   size_t (*gradient)(double *, size_t);
 } Kernel;
 
+/* Frees the tape arrays derivatives keep between calls (emitted with the
+   derivatives that have loop tapes; absent otherwise). */
+void __autodiff_release_tapes(void) __attribute__((weak));
+
 static clockid_t clock_id = CLOCK_PROCESS_CPUTIME_ID;
 static double now(void) {
   struct timespec t;
@@ -148,6 +152,10 @@ static void check(const Kernel *k) {
   peak_bytes = live_bytes;
   size_t n = k->gradient(grad, cap);
   long long gradient_heap = peak_bytes - start;
+  /* Derivatives keep their tape arrays for the next call: what they keep
+     is not a leak. */
+  if (__autodiff_release_tapes)
+    __autodiff_release_tapes();
   long long kept = live_bytes - start;
   fprintf(out, "kernel %s primal %a primal_heap %lld gradient_heap %lld kept %lld "
          "n %zu\n", k->name, p, primal_heap, gradient_heap, kept, n);
