@@ -98,6 +98,16 @@ void Report(llvm::Module &m, const absl::Status &s) {
   }
 }
 
+/// The plugin's one option (opt: `-autodiff-derivative-fast-math=none`;
+/// clang: `-Xclang -load -Xclang AutodiffPlugin.so -mllvm ...`, so that the
+/// option exists when clang reads its -mllvm arguments).
+static llvm::cl::opt<std::string> DerivativeFastMath(
+    "autodiff-derivative-fast-math",
+    llvm::cl::desc("Fast-math flags for derivative arithmetic, as "
+                   "autodiff-opt's --derivative-fast-math (default "
+                   "reassoc,nsz,arcp,contract)"),
+    llvm::cl::init(""));
+
 /// What one instance of the pass does.
 enum class Stage {
   Lower,         ///< Annotated requests -> __enzyme_* calls.
@@ -116,6 +126,17 @@ public:
     opts.no_postopt = true; // The host's own pipeline optimizes.
     opts.stop_after_lowering = stage_ == Stage::Lower;
     opts.use_annotations = stage_ != Stage::Differentiate;
+    if (!DerivativeFastMath.empty()) {
+      absl::StatusOr<llvm::FastMathFlags> fmf =
+          autodiff::ParseFastMathFlags(DerivativeFastMath);
+      if (!fmf.ok()) {
+        Report(m, absl::InvalidArgumentError(
+                      "-autodiff-derivative-fast-math: " +
+                      std::string(fmf.status().message())));
+        return llvm::PreservedAnalyses::all();
+      }
+      opts.bridge.derivative_fmf = *fmf;
+    }
     absl::Status s = autodiff::RunAutodiffPipeline(m, {}, opts);
     if (!s.ok())
       Report(m, s);

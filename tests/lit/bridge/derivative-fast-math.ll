@@ -2,12 +2,16 @@
 ; default reassoc, nsz, arcp and contract on the tangent and adjoint code,
 ; none added to the primal computation inside the derivative (its fdiv keeps
 ; exactly the flags it had); `none` adds nothing, `fast` everything, a list
-; what it names; an unknown flag is an error.
+; what it names; an unknown flag is an error. The same through the plugin.
 ; RUN: %autodiff-opt %s -O0 -S -o - | FileCheck %s --check-prefix=DEF
 ; RUN: %autodiff-opt %s -O0 --derivative-fast-math=none -S -o - | FileCheck %s --check-prefix=NONE
 ; RUN: %autodiff-opt %s -O0 --derivative-fast-math=fast -S -o - | FileCheck %s --check-prefix=FAST
 ; RUN: %autodiff-opt %s -O0 --derivative-fast-math=contract,nsz -S -o - | FileCheck %s --check-prefix=LIST
 ; RUN: not %autodiff-opt %s --derivative-fast-math=reassoc,quick -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+; The plugin's option (opt; clang with -Xclang -load and -mllvm):
+; RUN: %opt -load-pass-plugin=%plugin -passes=autodiff -S %s -o - | FileCheck %s --check-prefix=DEF
+; RUN: %opt -load-pass-plugin=%plugin -passes=autodiff -autodiff-derivative-fast-math=none -S %s -o - | FileCheck %s --check-prefix=NONE
+; RUN: not %opt -load-pass-plugin=%plugin -passes=autodiff -autodiff-derivative-fast-math=quick -S %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLUGINBAD
 
 define double @div(double %a, double %b) {
   %q = fdiv ninf double %a, %b
@@ -55,5 +59,7 @@ define { double, double } @gradient(double %a, double %b) {
 ; LIST:         fmul ninf nsz contract double
 ; LIST-LABEL: define internal { double, double } @diffe_div(
 ; LIST:         fdiv nsz contract double
+
+; PLUGINBAD: error: autodiff: -autodiff-derivative-fast-math: unknown fast-math flag `quick`
 
 ; BAD: autodiff-opt: error: --derivative-fast-math: unknown fast-math flag `quick` (expected none, fast, or a comma-separated list of reassoc, nnan, ninf, nsz, arcp, contract, afn)
