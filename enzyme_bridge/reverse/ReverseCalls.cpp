@@ -13,6 +13,7 @@
 #include "enzyme_bridge/rules/Rules.h"
 #include "enzyme_bridge/analysis/TypeAnalysis.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
+#include "support/StatusMacros.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -198,10 +199,18 @@ absl::Status ReverseEmitter::VisitMemoryIntrinsic(CallBase &call) {
     rb_.CreateMemSet(dst, rb_.getInt8(0), len, MaybeAlign());
     return absl::OkStatus();
   }
+  return EmitTransferAdjoint(call, transfer.getDest(), transfer.getSource(),
+                             dst, src, len, isa<MemMoveInst>(mi),
+                             dyn_cast<ConstantInt>(mi.getLength()));
+}
+
+absl::Status ReverseEmitter::EmitTransferAdjoint(
+    Instruction &call, Value *primal_dst, Value *primal_src, Value *dst,
+    Value *src, Value *len, bool may_overlap, ConstantInt *fixed_bytes) {
   if (!types_)
     types_.emplace(TypeInfo::Compute(out_));
-  MemoryTypes mt = types_->TypesAt(transfer.getSource());
-  mt.at.merge(types_->TypesAt(transfer.getDest()).at);
+  MemoryTypes mt = types_->TypesAt(primal_src);
+  mt.at.merge(types_->TypesAt(primal_dst).at);
   Type *elem = nullptr;
   bool mixed = false, unknown = mt.Empty();
   for (auto &[offset, t] : mt.at) {
@@ -219,10 +228,10 @@ absl::Status ReverseEmitter::VisitMemoryIntrinsic(CallBase &call) {
       !(elem->isDoubleTy() || elem->isFloatTy()) ||
       any_of(mt.at, [](auto &e) { return e.second.kind != BaseType::Float; })) {
     // A struct copy of known layout: field by field.
-    auto *bytes = dyn_cast<ConstantInt>(mi.getLength());
-    if (auto fields = bytes ? FieldsOfFixedCopy(mt, bytes->getZExtValue(),
-                                                out_.getDataLayout())
-                            : std::nullopt) {
+    if (auto fields = fixed_bytes
+                          ? FieldsOfFixedCopy(mt, fixed_bytes->getZExtValue(),
+                                              out_.getDataLayout())
+                          : std::nullopt) {
       EmitFieldCopyAdjoint(dst, src, *fields);
       return absl::OkStatus();
     }
@@ -230,7 +239,7 @@ absl::Status ReverseEmitter::VisitMemoryIntrinsic(CallBase &call) {
                              "mixed or unknown (type analysis: " +
                                  mt.ToString() + ")");
   }
-  if (isa<MemMoveInst>(mi)) {
+  if (may_overlap) {
     // The buffers may overlap: take the destination's adjoint first.
     FunctionCallee mallocFn = out_.getParent()->getOrInsertFunction(
         "malloc", rb_.getPtrTy(), rb_.getInt64Ty());
@@ -268,6 +277,24 @@ absl::Status ReverseEmitter::VisitAllocationCall(CallBase &call, int kind) {
       rb_.CreateCall(release, {Lookup(shadows_[&call])});
     }
     return absl::OkStatus();
+  case AllocKind::Realloc:
+  case AllocKind::RustRealloc: {
+    if (!shadows_.count(&call))
+      return absl::OkStatus();
+    // The contents moved from the old buffer to the new one: their
+    // adjoints move back, then the new shadow is released.
+    Value *newShadow = Lookup(shadows_[&call]);
+    Value *oldShadow = LookupShadow(call.getArgOperand(0));
+    Value *kept = Lookup(realloc_kept_[&call]);
+    if (oldShadow && !isa<ConstantPointerNull>(oldShadow)) // realloc(NULL, n)
+      AD_RETURN_IF_ERROR(EmitTransferAdjoint(
+          call, &call, call.getArgOperand(0), newShadow, oldShadow, kept,
+          /*may_overlap=*/false, nullptr));
+    rb_.CreateCall(out_.getParent()->getOrInsertFunction(
+                       "free", rb_.getVoidTy(), rb_.getPtrTy()),
+                   {newShadow});
+    return absl::OkStatus();
+  }
   case AllocKind::RefCount:
     // Reference counts of the primal; shadows keep theirs (see above).
     return absl::OkStatus();

@@ -154,6 +154,12 @@ private:
   /// then adds, subtracts and ors of offsets); null if it is not one.
   llvm::Value *ShadowAddress(llvm::Value *v, unsigned depth = 0);
   absl::Status ShadowMemTransfer(llvm::MemTransferInst &mt);
+  /// realloc and __rust_realloc: a new zeroed shadow holding the old one's
+  /// contents up to the smaller size; the old shadow is kept.
+  absl::Status ShadowRealloc(llvm::CallBase &call, bool rust);
+  /// The byte size of the allocation `p` starts, computed before `at`;
+  /// null when it does not come from an allocation of the function.
+  llvm::Value *AllocatedSize(llvm::Value *p, llvm::Instruction *at);
   /// insertvalue, extractvalue and whole loads of aggregates with pointers.
   void ShadowAggregate(llvm::Instruction &i);
   /// Pointer-valued instructions; `receiver`: a stack slot that receives
@@ -260,6 +266,15 @@ private:
   absl::Status ApplyRule(llvm::Instruction &i);
   absl::Status VisitAllocationCall(llvm::CallBase &call, int kind);
   absl::Status VisitMemoryIntrinsic(llvm::CallBase &call);
+  /// The adjoint of copying `len` bytes from `primal_src` to `primal_dst`
+  /// (shadows `src`, `dst`), by what the memory holds: `src' += dst'`,
+  /// `dst' = 0`; a diagnostic at `call` for memory of unknown type.
+  absl::Status EmitTransferAdjoint(llvm::Instruction &call,
+                                   llvm::Value *primal_dst,
+                                   llvm::Value *primal_src, llvm::Value *dst,
+                                   llvm::Value *src, llvm::Value *len,
+                                   bool may_overlap,
+                                   llvm::ConstantInt *fixed_bytes);
   /// The adjoint of a struct copy: float fields move from `dst`'s shadow
   /// to `src`'s.
   void EmitFieldCopyAdjoint(llvm::Value *dst, llvm::Value *src,
@@ -324,8 +339,10 @@ private:
   /// Stack slots caching values outside loops, and array slots inside.
   llvm::DenseMap<llvm::Value *, llvm::AllocaInst *> caches_;
   llvm::AllocaInst *primal_result_ = nullptr;
-  /// Shadow allocations to free at the end of the reverse sweep.
-  llvm::SmallVector<llvm::Value *, 4> shadow_frees_;
+  /// Per reallocation with a shadow: the bytes its shadow took over from
+  /// the old one (forward sweep); per pointer: its allocation's size.
+  llvm::DenseMap<llvm::Value *, llvm::Value *> realloc_kept_;
+  llvm::DenseMap<llvm::Value *, llvm::Value *> allocated_size_;
 
   // Reverse sweep.
   llvm::IRBuilder<> rb_;

@@ -80,6 +80,14 @@ Value *ReverseEmitter::KnownShadow(Value *v) {
   if (auto *gep = dyn_cast<GetElementPtrInst>(v))
     if (isa<ConstantPointerNull>(gep->getPointerOperand()))
       return v;
+  // An address in the first page, which is never mapped (Rust's dangling
+  // pointer of an empty Vec or Box, the alignment as address): never
+  // dereferenced, its own shadow.
+  if (auto *ce = dyn_cast<ConstantExpr>(v))
+    if (ce->getOpcode() == Instruction::IntToPtr)
+      if (auto *addr = dyn_cast<ConstantInt>(ce->getOperand(0));
+          addr && addr->getValue().ult(4096))
+        return v;
   if (Value *s = shadows_.lookup(v))
     return s;
   return ConstantMemorySink(v);
@@ -487,6 +495,8 @@ absl::Status ReverseEmitter::ShadowPointer(Instruction &i, bool receiver) {
       shadows_[&i] = CreateZeroedMemInfo(fb_, *call, i.getName() + "'");
       return absl::OkStatus();
     }
+    if (kind == AllocKind::Realloc || kind == AllocKind::RustRealloc)
+      return ShadowRealloc(*call, kind == AllocKind::RustRealloc);
     if (kind != AllocKind::Malloc && kind != AllocKind::Calloc &&
         kind != AllocKind::AlignedAlloc)
       return absl::OkStatus(); // Reported by the call's adjoint.
@@ -502,6 +512,101 @@ absl::Status ReverseEmitter::ShadowPointer(Instruction &i, bool receiver) {
   }
   if (shadow)
     shadows_[&i] = shadow;
+  return absl::OkStatus();
+}
+
+/// The size in bytes of the allocation `p` points to the start of, as an
+/// i64 computed before `at`: the size argument of the malloc, calloc or
+/// realloc that made it, followed through phis and selects (a buffer grown
+/// in a loop); null when `p` comes from elsewhere.
+Value *ReverseEmitter::AllocatedSize(Value *p, Instruction *at) {
+  p = p->stripPointerCasts();
+  if (Value *known = allocated_size_.lookup(p))
+    return known;
+  IRBuilder<> b(at);
+  Type *i64 = b.getInt64Ty();
+  Value *size = nullptr;
+  if (isa<ConstantPointerNull>(p)) {
+    size = b.getInt64(0);
+  } else if (auto *call = dyn_cast<CallBase>(p)) {
+    switch (ClassifyAllocation(*call)) {
+    case AllocKind::Malloc:
+      size = b.CreateZExtOrTrunc(call->getArgOperand(0), i64);
+      break;
+    case AllocKind::AlignedAlloc:
+    case AllocKind::Realloc:
+      size = b.CreateZExtOrTrunc(call->getArgOperand(1), i64);
+      break;
+    case AllocKind::Calloc:
+      size = b.CreateMul(b.CreateZExtOrTrunc(call->getArgOperand(0), i64),
+                         b.CreateZExtOrTrunc(call->getArgOperand(1), i64));
+      break;
+    case AllocKind::RustRealloc:
+      size = b.CreateZExtOrTrunc(call->getArgOperand(3), i64);
+      break;
+    default:
+      break;
+    }
+  } else if (auto *phi = dyn_cast<PHINode>(p)) {
+    PHINode *sizes = PHINode::Create(i64, phi->getNumIncomingValues(),
+                                     phi->getName() + ".size");
+    sizes->insertBefore(phi->getParent()->begin());
+    allocated_size_[p] = sizes;
+    for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k) {
+      BasicBlock *in = phi->getIncomingBlock(k);
+      Value *s = AllocatedSize(phi->getIncomingValue(k), in->getTerminator());
+      if (!s) {
+        allocated_size_.erase(p);
+        sizes->replaceAllUsesWith(PoisonValue::get(i64));
+        sizes->eraseFromParent();
+        return nullptr;
+      }
+      sizes->addIncoming(s, in);
+    }
+    return sizes;
+  } else if (auto *sel = dyn_cast<SelectInst>(p)) {
+    Value *t = AllocatedSize(sel->getTrueValue(), sel);
+    Value *f = t ? AllocatedSize(sel->getFalseValue(), sel) : nullptr;
+    if (t && f)
+      size = IRBuilder<>(sel).CreateSelect(sel->getCondition(), t, f,
+                                           sel->getName() + ".size");
+  }
+  if (size)
+    allocated_size_[p] = size;
+  return size;
+}
+
+absl::Status ReverseEmitter::ShadowRealloc(CallBase &call, bool rust) {
+  Value *old = call.getArgOperand(0);
+  Value *oldShadow = KnownShadow(old);
+  if (!Active(&call) && !oldShadow)
+    return absl::OkStatus();
+  if (!oldShadow)
+    return Unsupported(call, "a reallocation of memory without shadow "
+                             "memory into active memory" +
+                                 PointerOrigin(old));
+  // A new zeroed shadow holds what the old one did (shadow pointers) up to
+  // the smaller size; the old shadow stays until the reverse sweep has
+  // moved the adjoints back into it, then the new one is freed.
+  Value *oldSize = rust ? call.getArgOperand(1) : AllocatedSize(old, &call);
+  if (!oldSize)
+    return Unsupported(call, "a reallocation of memory that was not "
+                             "allocated in the differentiated function "
+                             "(by malloc, calloc or realloc), whose size the "
+                             "reverse sweep therefore does not know");
+  Type *i64 = fb_.getInt64Ty();
+  Value *newSize =
+      fb_.CreateZExtOrTrunc(call.getArgOperand(rust ? 3 : 1), i64);
+  oldSize = fb_.CreateZExtOrTrunc(oldSize, i64);
+  FunctionCallee calloc = out_.getParent()->getOrInsertFunction(
+      "calloc", fb_.getPtrTy(), i64, i64);
+  Value *shadow =
+      fb_.CreateCall(calloc, {fb_.getInt64(1), newSize}, call.getName() + "'");
+  Value *kept = fb_.CreateBinaryIntrinsic(Intrinsic::umin, oldSize, newSize,
+                                          nullptr, call.getName() + ".kept");
+  fb_.CreateMemCpy(shadow, MaybeAlign(), oldShadow, MaybeAlign(), kept);
+  shadows_[&call] = shadow;
+  realloc_kept_[&call] = kept;
   return absl::OkStatus();
 }
 
