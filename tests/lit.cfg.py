@@ -20,8 +20,12 @@ config.environment["PATH"] = os.pathsep.join([bin_dir, tools, config.environment
 
 config.substitutions.append(("%autodiff-opt", os.path.join(bin_dir, "autodiff-opt")))
 config.substitutions.append(("%plugin", os.path.join(lib_dir, "AutodiffPlugin.so")))
+# The C API: its header folder and the folder of libautodiff.so.
+config.substitutions.append(("%capi-include", os.path.join(config.autodiff_src_root, "runtime", "include")))
+config.substitutions.append(("%libdir", lib_dir))
 config.substitutions.append(("%autodiff-compare", os.path.join(bin_dir, "autodiff-compare")))
 config.substitutions.append(("%embed-example", os.path.join(bin_dir, "embed-example")))
+config.substitutions.append(("%jit-host-example", os.path.join(bin_dir, "jit-host-example")))
 config.substitutions.append(("%opt", os.path.join(tools, "opt")))
 config.substitutions.append(("%clangxx", os.path.join(tools, "clang++")))
 config.substitutions.append(("%clang", os.path.join(tools, "clang")))
