@@ -537,10 +537,12 @@ Value *ReverseEmitter::AllocatedSize(Value *p, Instruction *at) {
     case AllocKind::Realloc:
       size = b.CreateZExtOrTrunc(call->getArgOperand(1), i64);
       break;
-    case AllocKind::Calloc:
-      size = b.CreateMul(b.CreateZExtOrTrunc(call->getArgOperand(0), i64),
-                         b.CreateZExtOrTrunc(call->getArgOperand(1), i64));
+    case AllocKind::Calloc: {
+      Value *count = b.CreateZExtOrTrunc(call->getArgOperand(0), i64);
+      Value *each = b.CreateZExtOrTrunc(call->getArgOperand(1), i64);
+      size = b.CreateMul(count, each);
       break;
+    }
     case AllocKind::RustRealloc:
       size = b.CreateZExtOrTrunc(call->getArgOperand(3), i64);
       break;

@@ -356,8 +356,9 @@ Value *ReverseEmitter::RecomputeSCEV(const SCEV *s, Type *ty, unsigned depth) {
   case scUDivExpr: {
     auto *div = cast<SCEVUDivExpr>(s);
     Type *t = div->getType();
-    return fit(rb_.CreateUDiv(RecomputeSCEV(div->getLHS(), t, depth),
-                              RecomputeSCEV(div->getRHS(), t, depth)));
+    Value *lhs = RecomputeSCEV(div->getLHS(), t, depth);
+    Value *rhs = RecomputeSCEV(div->getRHS(), t, depth);
+    return fit(rb_.CreateUDiv(lhs, rhs));
   }
   case scZeroExtend:
   case scSignExtend:

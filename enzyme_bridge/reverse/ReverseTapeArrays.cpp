@@ -269,9 +269,13 @@ Function *ReverseEmitter::ReleaseFunction(LoopTape &t, unsigned number,
   b.SetInsertPoint(replaced);
   b.CreateStore(cap, block);
   b.CreateStore(b.getInt64(n), b.CreateConstGEP1_64(i64, block, 1));
-  for (unsigned k = 0; k < n; ++k)
-    b.CreateStore(b.CreateLoad(ptr, f->getArg(1 + k)),
-                  b.CreateConstGEP1_64(i64, block, 2 + k));
+  for (unsigned k = 0; k < n; ++k) {
+    // Named before use: the IR must not depend on the order in which the
+    // C++ compiler evaluates arguments.
+    Value *array = b.CreateLoad(ptr, f->getArg(1 + k));
+    Value *at = b.CreateConstGEP1_64(i64, block, 2 + k);
+    b.CreateStore(array, at);
+  }
   Value *old = b.CreateAtomicRMW(AtomicRMWInst::Xchg, pool, block,
                                  MaybeAlign(8), AtomicOrdering::AcquireRelease);
   // The first time the pool holds arrays, it joins the list.
