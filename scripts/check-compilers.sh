@@ -42,7 +42,8 @@ compare() { # INPUT.ll
   fi
   rm -f "$work/g.ll" "$work/c.ll"
 }
-for src in tests/exec/forward/*.c tests/exec/cpp/*.cpp examples/*.c; do
+for src in tests/exec/forward/*.c tests/exec/reverse/*.c tests/exec/cpp/*.cpp \
+    examples/*.c; do
   for level in 0 2 3; do
     ll="$work/$(basename "$src").O$level.ll"
     flags=(-O$level)
