@@ -141,6 +141,14 @@ GlobalVariable *ReverseEmitter::TapePool(unsigned number) {
                             out_.getName() + ".tape.pool." + Twine(number));
 }
 
+/// An internal helper `void NAME(params...)` of the derivative's tape.
+static Function *TapeHelper(Module &m, const Twine &name,
+                            ArrayRef<Type *> params) {
+  auto *fty = FunctionType::get(Type::getVoidTy(m.getContext()), params,
+                                /*isVarArg=*/false);
+  return Function::Create(fty, GlobalValue::InternalLinkage, name, &m);
+}
+
 /// Stops the program with a message when the tape cannot be allocated.
 static void CheckAllocated(IRBuilder<> &b, Value *array, Function *f) {
   Module &m = *f->getParent();
@@ -172,11 +180,8 @@ Function *ReverseEmitter::ReserveFunction(LoopTape &t, unsigned number,
   unsigned n = t.caches.size();
   SmallVector<Type *, 6> params = {ptr, i64};
   params.append(n, ptr);
-  auto *fty = FunctionType::get(Type::getVoidTy(c), params, false);
-  Function *f = Function::Create(fty, GlobalValue::InternalLinkage,
-                                 out_.getName() + ".tape.reserve." +
-                                     Twine(number),
-                                 &m);
+  Function *f =
+      TapeHelper(m, out_.getName() + ".tape.reserve." + Twine(number), params);
   Value *capacity = f->getArg(0), *need = f->getArg(1);
   auto *entry = BasicBlock::Create(c, "entry", f);
   auto *first = BasicBlock::Create(c, "first", f);
@@ -239,11 +244,8 @@ Function *ReverseEmitter::ReleaseFunction(LoopTape &t, unsigned number,
   unsigned n = t.caches.size();
   SmallVector<Type *, 6> params = {ptr};
   params.append(n, ptr);
-  auto *fty = FunctionType::get(Type::getVoidTy(c), params, false);
-  Function *f = Function::Create(fty, GlobalValue::InternalLinkage,
-                                 out_.getName() + ".tape.release." +
-                                     Twine(number),
-                                 &m);
+  Function *f =
+      TapeHelper(m, out_.getName() + ".tape.release." + Twine(number), params);
   auto *entry = BasicBlock::Create(c, "entry", f);
   auto *keep = BasicBlock::Create(c, "keep", f);
   auto *replaced = BasicBlock::Create(c, "replaced", f);
