@@ -24,6 +24,7 @@ packages=(
   libbenchmark-dev
   python3-numba     # Numba IR tests; brings /usr/bin/python3.11
   python3-matplotlib  # autodiff-compare --plot (its lit test needs it)
+  python3-pytest    # the tests of the Numba package (python/autodiff_numba)
   python3           # lit
 )
 
