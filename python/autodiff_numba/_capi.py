@@ -31,7 +31,6 @@ def library():
             "cannot find libautodiff.so at %s: build the project (README) or "
             "set AUTODIFF_LIB" % os.path.normpath(path))
     lib = ctypes.CDLL(path)
-    err = ctypes.POINTER(ctypes.c_char_p)
     lib.ad_version.restype = ctypes.c_char_p
     lib.ad_version.argtypes = []
     lib.ad_free_error.restype = None
@@ -49,7 +48,6 @@ def library():
                                   ctypes.c_void_p]
     lib.ad_jit_destroy.restype = None
     lib.ad_jit_destroy.argtypes = [ctypes.c_void_p]
-    del err
     _LIB = lib
     return lib
 
