@@ -15,9 +15,7 @@ go to the library's JIT, and the compiled derivative is called through
 ctypes. Compiled derivatives are cached per argument-type signature.
 
 This first step takes scalar arguments (float64, float32, integers as
-constants); arrays are refused with AutodiffError. In reverse mode each
-active argument's gradient comes from its own reverse sweep (the others held
-constant). See docs/host-api.md.
+constants); arrays are refused with AutodiffError. See docs/host-api.md.
 """
 import ctypes
 
@@ -105,22 +103,42 @@ class _Derivative:
         callees = []
         drivers = []
         if self.mode == "reverse":
-            for k, (name, t) in enumerate(zip(self.params, types)):
-                if not self._active(name, t):
-                    continue
-                args = []
-                for j, (n2, t2) in enumerate(zip(self.params, types)):
-                    marker = "enzyme_out" if j == k else "enzyme_const"
-                    args.append('metadata !"%s", %s %%a%d' % (marker, ll[j], j))
-                params = ", ".join("%s %%a%d" % (l, j) for j, l in enumerate(ll))
-                drivers.append(
-                    "define %s @grad%d(%s) {\n"
-                    "  %%r = call %s (ptr, ...) @__enzyme_autodiff(ptr @\"%s\", %s)\n"
-                    "  ret %s %%r\n}\n" % (ll[k], k, params, ll[k],
-                                           cf.native_name, ", ".join(args),
-                                           ll[k]))
-                callees.append((k, "grad%d" % k, ctypes.CFUNCTYPE(
-                    _SCALARS[str(t)][1], *[_SCALARS[str(x)][1] for x in types])))
+            # One sweep: the gradients of the active arguments (and the
+            # primal value first, with val_and_grad), each widened to double
+            # and stored into `out`.
+            params, args, leaves = [], [], []
+            if self.val_and_grad:
+                args.append('metadata !"enzyme_primal_return"')
+                leaves.append(rll)
+            for j, (name, t) in enumerate(zip(self.params, types)):
+                params.append("%s %%a%d" % (ll[j], j))
+                marker = "enzyme_out" if self._active(name, t) else "enzyme_const"
+                args.append('metadata !"%s", %s %%a%d' % (marker, ll[j], j))
+                if marker == "enzyme_out":
+                    leaves.append(ll[j])
+            if not leaves:
+                raise AutodiffError("%s: no active argument" %
+                                    self.func.__name__)
+            result = leaves[0] if len(leaves) == 1 else \
+                "{%s}" % ", ".join(leaves)
+            body = ["  %%r = call %s (ptr, ...) @__enzyme_autodiff(ptr @\"%s\", %s)"
+                    % (result, cf.native_name, ", ".join(args))]
+            for i, leaf in enumerate(leaves):
+                v = "%r"
+                if len(leaves) > 1:
+                    body.append("  %%e%d = extractvalue %s %%r, %d" % (i, result, i))
+                    v = "%%e%d" % i
+                if leaf == "float":
+                    body.append("  %%w%d = fpext float %s to double" % (i, v))
+                    v = "%%w%d" % i
+                body.append("  %%p%d = getelementptr double, ptr %%out, i64 %d"
+                            % (i, i))
+                body.append("  store double %s, ptr %%p%d" % (v, i))
+            drivers.append("define void @grad(%s, ptr %%out) {\n%s\n  ret void\n}\n"
+                           % (", ".join(params), "\n".join(body)))
+            callees.append((len(leaves), "grad", ctypes.CFUNCTYPE(
+                None, *([_SCALARS[str(x)][1] for x in types] +
+                        [ctypes.POINTER(ctypes.c_double)]))))
             decl = "declare void @__enzyme_autodiff(ptr, ...)\n"
         else:
             params, args = [], []
@@ -159,8 +177,14 @@ class _Derivative:
             entry = self.cache[types] = self._compile(types)
         _, compiled = entry
         if self.mode == "reverse":
-            grads = tuple(fn(*args) for _, fn in compiled)
-            grad = grads[0] if len(grads) == 1 else grads
+            count, fn = compiled[0]
+            out = (ctypes.c_double * count)()
+            fn(*args, out)
+            leaves = list(out)
+            if self.val_and_grad:
+                value, grads = leaves[0], leaves[1:]
+                return value, (grads[0] if len(grads) == 1 else tuple(grads))
+            return leaves[0] if len(leaves) == 1 else tuple(leaves)
         else:
             tangents = tangents or {}
             call = []

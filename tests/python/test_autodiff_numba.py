@@ -88,3 +88,15 @@ def test_errors():
         enzyme_reverse(enzyme_dup="z")(lambda x: x)
     with pytest.raises(AutodiffError, match="cannot be active"):
         enzyme_reverse(enzyme_dup="n")(plain_loop)(1.0, 2.0, 3)
+
+
+def test_three_active_and_value_in_one_sweep():
+    def h(a, b, c):
+        return a * b * c + math.sin(a * c)
+
+    grad = enzyme_reverse(val_and_grad=True)(h)
+    args = (0.3, -1.7, 2.2)
+    value, (ga, gb, gc) = grad(*args)
+    assert value == pytest.approx(h(*args))
+    for k, g in enumerate((ga, gb, gc)):
+        assert g == pytest.approx(fd(h, args, k), rel=1e-6)
