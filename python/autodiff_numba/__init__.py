@@ -61,7 +61,8 @@ class _Derivative:
             raise AutodiffError("%s: %s both enzyme_const and enzyme_dup" % (
                 func.__name__, ", ".join(sorted(self.const & self.dup))))
         self.val_and_grad = val_and_grad
-        self.cache = {}
+        self.cache = {}  # Numba types -> (JIT, compiled derivatives, types)
+        self.fast = {}  # Python types -> the same entry
         self._njit = None
 
     def _types(self, args):
@@ -164,21 +165,28 @@ class _Derivative:
             decl = "declare void @__enzyme_fwddiff(ptr, ...)\n"
         decl += 'declare %s @"%s"(%s)\n' % (rll, cf.native_name, ", ".join(ll))
         jit.add_module(decl + "".join(drivers))
-        compiled = [(k, proto(jit.lookup(sym))) for k, sym, proto in callees]
+        compiled = [(k, proto(jit.lookup(sym)), ctypes.c_double * (k or 1))
+                    for k, sym, proto in callees]
         return jit, compiled
 
     def __call__(self, *args, tangents=None):
         if len(args) != len(self.params):
             raise TypeError("%s takes %d arguments" % (self.func.__name__,
                                                        len(self.params)))
-        types = self._types(args)
-        entry = self.cache.get(types)
+        # The Python types of the arguments find the compiled derivative
+        # without asking Numba (numba.typeof costs more than the call).
+        key = tuple(map(type, args))
+        entry = self.fast.get(key)
         if entry is None:
-            entry = self.cache[types] = self._compile(types)
-        _, compiled = entry
+            types = self._types(args)
+            entry = self.cache.get(types)
+            if entry is None:
+                entry = self.cache[types] = self._compile(types) + (types,)
+            self.fast[key] = entry
+        _, compiled, types = entry
         if self.mode == "reverse":
-            count, fn = compiled[0]
-            out = (ctypes.c_double * count)()
+            count, fn, buffer = compiled[0]
+            out = buffer()
             fn(*args, out)
             leaves = list(out)
             if self.val_and_grad:
