@@ -8,14 +8,20 @@
 
     val, grad = product(3.0, 5.0)        # (15.0, 3.0)
 
-The function is compiled by Numba (as a C callback, `numba.cfunc`) for the
-types of the arguments of each new call signature; its LLVM IR and a small
-driver asking for the derivative (`__enzyme_autodiff` / `__enzyme_fwddiff`)
-go to the library's JIT, and the compiled derivative is called through
-ctypes. Compiled derivatives are cached per argument-type signature.
+For each new signature of argument types, the function is compiled by Numba
+inside a C callback (`numba.cfunc`) whose array arguments arrive as a data
+pointer and the array's shape (wrapped back into arrays with
+`numba.carray`); that callback's IR and a small driver asking for the
+derivative (`__enzyme_autodiff` / `__enzyme_fwddiff`) go to the library's
+JIT, and the compiled derivative is called through ctypes. Compiled
+derivatives are cached per signature.
 
-This first step takes scalar arguments (float64, float32, integers as
-constants); arrays are refused with AutodiffError. See docs/host-api.md.
+Arguments: float64 and float32 scalars, integer scalars (constants), and
+C-contiguous 1-D and 2-D float64 / float32 NumPy arrays. An active scalar's
+gradient is returned; an active array gets a zeroed shadow array that is
+returned as its gradient (or, with `shadows={"name": array}`, the caller's
+array is incremented and returned). Several active arguments give a tuple
+in argument order. See docs/host-api.md.
 """
 import ctypes
 
@@ -37,10 +43,63 @@ def _names(value):
     return set(value)
 
 
+# Numba scalar type name -> (LLVM type, ctypes type).
 _SCALARS = {"float64": ("double", ctypes.c_double),
             "float32": ("float", ctypes.c_float),
             "int64": ("i64", ctypes.c_int64),
             "int32": ("i32", ctypes.c_int32)}
+
+
+class _Arg:
+    """How one parameter crosses the C callback and the driver."""
+
+    def __init__(self, index, name, numba_type, active):
+        import numba
+        self.index, self.name, self.type = index, name, numba_type
+        self.active = active
+        self.array = isinstance(numba_type, numba.types.Array)
+        if self.array:
+            self.ndim = numba_type.ndim
+            self.dtype = numba_type.dtype
+            self.cfunc_types = [numba.types.CPointer(numba_type.dtype)] + \
+                [numba.types.int64] * self.ndim
+        else:
+            self.cfunc_types = [numba_type]
+
+    def ir_params(self, with_shadow):
+        """The driver's parameters: value(s), then the shadow if asked."""
+        if not self.array:
+            ll = _SCALARS[str(self.type)][0]
+            out = ["%s %%a%d" % (ll, self.index)]
+            if with_shadow:
+                out.append("%s %%d%d" % (ll, self.index))
+            return out
+        out = ["ptr %%a%d" % self.index]
+        if with_shadow:
+            out.append("ptr %%d%d" % self.index)
+        out += ["i64 %%n%d_%d" % (self.index, k) for k in range(self.ndim)]
+        return out
+
+    def markers(self, activity):
+        """The request's arguments: marker and values, then the shapes."""
+        if not self.array:
+            ll = _SCALARS[str(self.type)][0]
+            text = 'metadata !"%s", %s %%a%d' % (activity, ll, self.index)
+            if activity == "enzyme_dup":
+                text += ", %s %%d%d" % (ll, self.index)
+            return [text]
+        text = 'metadata !"%s", ptr %%a%d' % (activity, self.index)
+        if activity == "enzyme_dup":
+            text += ", ptr %%d%d" % self.index
+        return [text] + ['metadata !"enzyme_const", i64 %%n%d_%d' % (self.index, k)
+                         for k in range(self.ndim)]
+
+    def ctypes_params(self, with_shadow):
+        if not self.array:
+            c = _SCALARS[str(self.type)][1]
+            return [c, c] if with_shadow else [c]
+        return [ctypes.c_void_p] * (2 if with_shadow else 1) + \
+            [ctypes.c_int64] * self.ndim
 
 
 class _Derivative:
@@ -60,21 +119,28 @@ class _Derivative:
         if self.const & self.dup:
             raise AutodiffError("%s: %s both enzyme_const and enzyme_dup" % (
                 func.__name__, ", ".join(sorted(self.const & self.dup))))
+        if dup is not None:
+            self.const |= set(self.params) - self.dup
         self.val_and_grad = val_and_grad
-        self.cache = {}  # Numba types -> (JIT, compiled derivatives, types)
+        self.cache = {}  # Numba types -> compiled entry
         self.fast = {}  # Python types -> the same entry
         self._njit = None
+
+    # -- types --------------------------------------------------------------
 
     def _types(self, args):
         import numba
         types = []
         for name, value in zip(self.params, args):
             t = numba.typeof(value)
-            if str(t) not in _SCALARS:
+            ok = str(t) in _SCALARS or (
+                isinstance(t, numba.types.Array) and t.ndim in (1, 2) and
+                str(t.dtype) in ("float64", "float32") and t.layout == "C")
+            if not ok:
                 raise AutodiffError(
-                    "%s: argument `%s` has type %s; only float64, float32 and "
-                    "integer scalars are supported yet" % (
-                        self.func.__name__, name, t))
+                    "%s: argument `%s` has type %s; supported are float64, "
+                    "float32 and integer scalars and C-contiguous 1-D or 2-D "
+                    "float64 or float32 arrays" % (self.func.__name__, name, t))
             if str(t).startswith("int") and name in self.dup:
                 raise AutodiffError(
                     "%s: argument `%s` is an integer and cannot be active "
@@ -82,12 +148,41 @@ class _Derivative:
             types.append(t)
         return tuple(types)
 
-    def _active(self, name, t):
-        """Active unless named const; integers are always constant."""
-        return name not in self.const and not str(t).startswith("int")
+    def _plan(self, types):
+        return [_Arg(j, name, t, name not in self.const and
+                     not str(t).startswith("int"))
+                for j, (name, t) in enumerate(zip(self.params, types))]
+
+    # -- compiling -----------------------------------------------------------
+
+    def _callback(self, plan, ret):
+        """The C callback: arrays as pointer and shape, the function inside."""
+        import numba
+        if self._njit is None:
+            self._njit = numba.njit(self.func)
+        params, unpack, call = [], [], []
+        for a in plan:
+            if a.array:
+                shape = ", ".join("n%d_%d" % (a.index, k) for k in range(a.ndim))
+                params += ["p%d" % a.index] + ["n%d_%d" % (a.index, k)
+                                                for k in range(a.ndim)]
+                unpack.append("    a%d = carray(p%d, (%s,))" % (a.index, a.index,
+                                                               shape))
+            else:
+                params.append("a%d" % a.index)
+            call.append("a%d" % a.index)
+        source = "def callback(%s):\n%s\n    return inner(%s)\n" % (
+            ", ".join(params), "\n".join(unpack), ", ".join(call))
+        scope = {"carray": numba.carray, "inner": self._njit}
+        exec(source, scope)
+        sig = ret(*[t for a in plan for t in a.cfunc_types])
+        return numba.cfunc(sig)(scope["callback"])
 
     def _compile(self, types):
         import numba
+        plan = self._plan(types)
+        if not any(a.active for a in plan):
+            raise AutodiffError("%s: no active argument" % self.func.__name__)
         if self._njit is None:
             self._njit = numba.njit(self.func)
         self._njit.compile(types)
@@ -95,137 +190,214 @@ class _Derivative:
         if str(ret) not in ("float64", "float32"):
             raise AutodiffError("%s returns %s; a float64 or float32 result "
                                 "is needed" % (self.func.__name__, ret))
-        cf = numba.cfunc(ret(*types))(self.func)
+        cf = self._callback(plan, ret)
         ir = cf.inspect_llvm()
         jit = Jit("-O2")
         jit.add_module(ir)
-        ll = [_SCALARS[str(t)][0] for t in types]
+        _define_numba_symbols(jit, ir)
         rll, rct = _SCALARS[str(ret)]
-        callees = []
-        drivers = []
+        cparams = ", ".join(str(_ll(t)) for a in plan for t in a.cfunc_types)
+        decl = 'declare %s @"%s"(%s)\n' % (rll, cf.native_name, cparams)
         if self.mode == "reverse":
-            # One sweep: the gradients of the active arguments (and the
-            # primal value first, with val_and_grad), each widened to double
-            # and stored into `out`.
-            params, args, leaves = [], [], []
-            if self.val_and_grad:
-                args.append('metadata !"enzyme_primal_return"')
-                leaves.append(rll)
-            for j, (name, t) in enumerate(zip(self.params, types)):
-                params.append("%s %%a%d" % (ll[j], j))
-                marker = "enzyme_out" if self._active(name, t) else "enzyme_const"
-                args.append('metadata !"%s", %s %%a%d' % (marker, ll[j], j))
-                if marker == "enzyme_out":
-                    leaves.append(ll[j])
-            if not leaves:
-                raise AutodiffError("%s: no active argument" %
-                                    self.func.__name__)
-            result = leaves[0] if len(leaves) == 1 else \
-                "{%s}" % ", ".join(leaves)
-            body = ["  %%r = call %s (ptr, ...) @__enzyme_autodiff(ptr @\"%s\", %s)"
-                    % (result, cf.native_name, ", ".join(args))]
-            for i, leaf in enumerate(leaves):
-                v = "%r"
-                if len(leaves) > 1:
-                    body.append("  %%e%d = extractvalue %s %%r, %d" % (i, result, i))
-                    v = "%%e%d" % i
-                if leaf == "float":
-                    body.append("  %%w%d = fpext float %s to double" % (i, v))
-                    v = "%%w%d" % i
-                body.append("  %%p%d = getelementptr double, ptr %%out, i64 %d"
-                            % (i, i))
-                body.append("  store double %s, ptr %%p%d" % (v, i))
-            drivers.append("define void @grad(%s, ptr %%out) {\n%s\n  ret void\n}\n"
-                           % (", ".join(params), "\n".join(body)))
-            callees.append((len(leaves), "grad", ctypes.CFUNCTYPE(
-                None, *([_SCALARS[str(x)][1] for x in types] +
-                        [ctypes.POINTER(ctypes.c_double)]))))
-            decl = "declare void @__enzyme_autodiff(ptr, ...)\n"
+            driver, proto, count = self._reverse_driver(plan, cf, rll)
         else:
-            params, args = [], []
-            for j, (name, t) in enumerate(zip(self.params, types)):
-                params.append("%s %%a%d" % (ll[j], j))
-                if self._active(name, t):
-                    params.append("%s %%t%d" % (ll[j], j))
-                    args.append('metadata !"enzyme_dup", %s %%a%d, %s %%t%d' % (
-                        ll[j], j, ll[j], j))
-                else:
-                    args.append('metadata !"enzyme_const", %s %%a%d' % (ll[j], j))
-            drivers.append(
-                "define %s @tangent(%s) {\n"
-                "  %%r = call %s (ptr, ...) @__enzyme_fwddiff(ptr @\"%s\", %s)\n"
-                "  ret %s %%r\n}\n" % (rll, ", ".join(params), rll,
-                                       cf.native_name, ", ".join(args), rll))
-            ctypes_args = []
-            for name, t in zip(self.params, types):
-                ctypes_args.append(_SCALARS[str(t)][1])
-                if self._active(name, t):
-                    ctypes_args.append(_SCALARS[str(t)][1])
-            callees.append((None, "tangent", ctypes.CFUNCTYPE(rct, *ctypes_args)))
-            decl = "declare void @__enzyme_fwddiff(ptr, ...)\n"
-        decl += 'declare %s @"%s"(%s)\n' % (rll, cf.native_name, ", ".join(ll))
-        jit.add_module(decl + "".join(drivers))
-        compiled = [(k, proto(jit.lookup(sym)), ctypes.c_double * (k or 1))
-                    for k, sym, proto in callees]
-        return jit, compiled
+            driver, proto, count = self._forward_driver(plan, cf, rll, rct)
+        jit.add_module(decl + driver)
+        fn = proto(jit.lookup("derivative"))
+        scalars_only = not any(a.array for a in plan)
+        return (jit, fn, count, plan, types, scalars_only)
 
-    def __call__(self, *args, tangents=None):
-        if len(args) != len(self.params):
-            raise TypeError("%s takes %d arguments" % (self.func.__name__,
-                                                       len(self.params)))
-        # The Python types of the arguments find the compiled derivative
-        # without asking Numba (numba.typeof costs more than the call).
+    def _reverse_driver(self, plan, cf, rll):
+        # The gradients of active scalars (after the primal value, with
+        # val_and_grad), widened to double into `out`; arrays' gradients
+        # go to their shadows.
+        params, args, leaves = [], [], []
+        if self.val_and_grad:
+            args.append('metadata !"enzyme_primal_return"')
+            leaves.append(rll)
+        for a in plan:
+            params += a.ir_params(with_shadow=a.active and a.array)
+            if a.array:
+                args += a.markers("enzyme_dup" if a.active else "enzyme_const")
+            else:
+                args += a.markers("enzyme_out" if a.active else "enzyme_const")
+                if a.active:
+                    leaves.append(_SCALARS[str(a.type)][0])
+        if not leaves:
+            result = "void"
+        elif len(leaves) == 1:
+            result = leaves[0]
+        else:
+            result = "{%s}" % ", ".join(leaves)
+        body = ["  %%r = call %s (ptr, ...) @__enzyme_autodiff(ptr @\"%s\", %s)"
+                % (result, cf.native_name, ", ".join(args))]
+        if result == "void":
+            body[0] = body[0].replace("%r = ", "")
+        for i, leaf in enumerate(leaves):
+            v = "%r"
+            if len(leaves) > 1:
+                body.append("  %%e%d = extractvalue %s %%r, %d" % (i, result, i))
+                v = "%%e%d" % i
+            if leaf == "float":
+                body.append("  %%w%d = fpext float %s to double" % (i, v))
+                v = "%%w%d" % i
+            body.append("  %%p%d = getelementptr double, ptr %%out, i64 %d" % (i, i))
+            body.append("  store double %s, ptr %%p%d" % (v, i))
+        driver = ("declare void @__enzyme_autodiff(ptr, ...)\n"
+                  "define void @derivative(%s) {\n%s\n  ret void\n}\n"
+                  % (", ".join(params + ["ptr %out"]), "\n".join(body)))
+        ctypes_args = []
+        for a in plan:
+            ctypes_args += a.ctypes_params(with_shadow=a.active and a.array)
+        proto = ctypes.CFUNCTYPE(None, *(ctypes_args +
+                                         [ctypes.POINTER(ctypes.c_double)]))
+        return driver, proto, len(leaves)
+
+    def _forward_driver(self, plan, cf, rll, rct):
+        params, args, ctypes_args = [], [], []
+        for a in plan:
+            params += a.ir_params(with_shadow=a.active)
+            args += a.markers("enzyme_dup" if a.active else "enzyme_const")
+            ctypes_args += a.ctypes_params(with_shadow=a.active)
+        driver = ("declare %s @__enzyme_fwddiff(ptr, ...)\n"
+                  "define %s @derivative(%s) {\n"
+                  "  %%r = call %s (ptr, ...) @__enzyme_fwddiff(ptr @\"%s\", %s)\n"
+                  "  ret %s %%r\n}\n" % (rll, rll, ", ".join(params), rll,
+                                         cf.native_name, ", ".join(args), rll))
+        return driver, ctypes.CFUNCTYPE(rct, *ctypes_args), 1
+
+    # -- calling -------------------------------------------------------------
+
+    def _entry(self, args):
+        # The Python types of the arguments (with the arrays' dtype and
+        # dimensions) find the compiled derivative without asking Numba,
+        # whose typeof costs more than the call.
         key = tuple(map(type, args))
+        if _ndarray() in key:
+            key = tuple((type(v), getattr(v, "dtype", None),
+                         getattr(v, "ndim", 0)) for v in args)
         entry = self.fast.get(key)
         if entry is None:
             types = self._types(args)
             entry = self.cache.get(types)
             if entry is None:
-                entry = self.cache[types] = self._compile(types) + (types,)
+                entry = self.cache[types] = self._compile(types)
             self.fast[key] = entry
-        _, compiled, types = entry
-        if self.mode == "reverse":
-            count, fn, buffer = compiled[0]
-            out = buffer()
+        return entry
+
+    def __call__(self, *args, tangents=None, shadows=None):
+        import numpy as np
+        if len(args) != len(self.params):
+            raise TypeError("%s takes %d arguments" % (self.func.__name__,
+                                                       len(self.params)))
+        _, fn, count, plan, _, scalars_only = self._entry(args)
+        if scalars_only and self.mode == "reverse":
+            # Scalars only: the driver takes the arguments as they are.
+            out = (ctypes.c_double * max(count, 1))()
             fn(*args, out)
-            leaves = list(out)
+            leaves = out[:count]
             if self.val_and_grad:
-                value, grads = leaves[0], leaves[1:]
-                return value, (grads[0] if len(grads) == 1 else tuple(grads))
-            return leaves[0] if len(leaves) == 1 else tuple(leaves)
-        else:
-            tangents = tangents or {}
-            call = []
-            for name, t, value in zip(self.params, types, args):
+                grads = leaves[1:]
+                return leaves[0], (grads[0] if len(grads) == 1 else tuple(grads))
+            return leaves[0] if count == 1 else tuple(leaves)
+        if any(a.array and not args[a.index].flags.c_contiguous for a in plan):
+            raise AutodiffError("%s: arrays must be C-contiguous" %
+                                self.func.__name__)
+        call, grads = [], {}
+        for a in plan:
+            value = args[a.index]
+            if not a.array:
                 call.append(value)
-                if self._active(name, t):
-                    call.append(tangents.get(name, 0.0))
-            grad = compiled[0][1](*call)
-        if self.val_and_grad:
-            return self._njit(*args), grad
-        return grad
+                if self.mode == "forward" and a.active:
+                    call.append((tangents or {}).get(a.name, 0.0))
+                continue
+            call.append(value.ctypes.data)
+            if a.active:
+                if self.mode == "reverse":
+                    shadow = (shadows or {}).get(a.name)
+                    if shadow is None:
+                        shadow = np.zeros_like(value)
+                    elif (shadow.shape != value.shape or
+                          shadow.dtype != value.dtype or
+                          not shadow.flags.c_contiguous):
+                        raise AutodiffError(
+                            "%s: the shadow of `%s` must be a C-contiguous "
+                            "array of the same shape and dtype" % (
+                                self.func.__name__, a.name))
+                    grads[a.index] = shadow
+                else:
+                    shadow = (tangents or {}).get(a.name)
+                    if shadow is None:
+                        shadow = np.zeros_like(value)
+                    shadow = np.ascontiguousarray(shadow, dtype=value.dtype)
+                    grads[a.index] = shadow  # kept alive for the call
+                call.append(shadow.ctypes.data)
+            call += list(value.shape)
+        if self.mode == "forward":
+            result = fn(*call)
+            return (self._njit(*args), result) if self.val_and_grad else result
+        out = (ctypes.c_double * max(count, 1))()
+        fn(*call, out)
+        leaves = list(out)[:count]
+        value = leaves.pop(0) if self.val_and_grad else None
+        result = []
+        for a in plan:
+            if a.active:
+                result.append(grads[a.index] if a.array else leaves.pop(0))
+        grad = result[0] if len(result) == 1 else tuple(result)
+        return (value, grad) if self.val_and_grad else grad
+
+
+_NDARRAY = []
+
+
+def _ndarray():
+    """numpy.ndarray, imported on first use."""
+    if not _NDARRAY:
+        import numpy
+        _NDARRAY.append(numpy.ndarray)
+    return _NDARRAY[0]
+
+
+def _ll(numba_type):
+    """The LLVM type of a callback parameter."""
+    name = str(numba_type)
+    return _SCALARS[name][0] if name in _SCALARS else "ptr"
+
+
+def _define_numba_symbols(jit, ir):
+    """Numba's runtime (NRT) and helper functions the callback calls, from
+    the addresses Numba publishes (its extension modules do not export
+    them to the process)."""
+    import re
+    from numba import _helperlib
+    from numba.core.runtime import _nrt_python
+    declared = set(re.findall(r'^declare [^@]*@"?([\w.$]+)"?\(', ir, re.M))
+    for prefix, helpers in (("NRT_", _nrt_python.c_helpers),
+                            ("numba_", _helperlib.c_helpers)):
+        for key, address in helpers.items():
+            if prefix + key in declared:
+                jit.define_symbol(prefix + key, address)
 
 
 def enzyme_reverse(enzyme_const=None, enzyme_dup=None, val_and_grad=False):
     """Decorator: the function returns its gradient with respect to the
-    arguments named in enzyme_dup (all floating-point arguments not named
-    in enzyme_const when enzyme_dup is not given): one value, or a tuple in
-    argument order; with val_and_grad, (value, gradient)."""
+    arguments named in enzyme_dup (every floating-point argument not named
+    in enzyme_const when enzyme_dup is not given): a scalar's gradient, an
+    array's gradient array (`shadows={"name": array}` to accumulate into an
+    array of the caller's), or a tuple in argument order; with val_and_grad,
+    (value, gradient)."""
     def wrap(func):
-        d = _Derivative(func, "reverse", enzyme_const, enzyme_dup, val_and_grad)
-        if enzyme_dup is not None:
-            d.const |= set(d.params) - d.dup
-        return d
+        return _Derivative(func, "reverse", enzyme_const, enzyme_dup,
+                           val_and_grad)
     return wrap
 
 
 def enzyme_forward(enzyme_const=None, enzyme_dup=None, val_and_grad=False):
     """Decorator: the function returns the directional derivative along the
-    call's keyword argument tangents={"name": value} (missing names: 0); with
-    val_and_grad, (value, derivative)."""
+    call's keyword argument tangents={"name": value or array} (missing
+    names: zero); with val_and_grad, (value, derivative)."""
     def wrap(func):
-        d = _Derivative(func, "forward", enzyme_const, enzyme_dup, val_and_grad)
-        if enzyme_dup is not None:
-            d.const |= set(d.params) - d.dup
-        return d
+        return _Derivative(func, "forward", enzyme_const, enzyme_dup,
+                           val_and_grad)
     return wrap

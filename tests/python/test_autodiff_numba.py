@@ -1,7 +1,9 @@
 """The Numba package (python/autodiff_numba), as a Numba user calls it:
 gradients of @enzyme_reverse / @enzyme_forward functions against finite
 differences or the exact formula, the talk's seed case (a * b gives (b, a)),
-float32, constants, the per-signature cache, and the error path."""
+float32, constants, arrays (1-D and 2-D, temporaries allocated by Numba's
+runtime, a small MLP loss, shadows given by the caller), the
+per-signature cache, and the error path."""
 import math
 
 import numpy as np
@@ -82,8 +84,12 @@ def test_errors():
     def total(x):
         return x.sum()
 
-    with pytest.raises(AutodiffError, match="only float64, float32"):
-        total(np.zeros(3))
+    with pytest.raises(AutodiffError, match="supported are float64"):
+        total(np.zeros(3, dtype=np.complex128))
+    with pytest.raises(AutodiffError, match="C-contiguous"):
+        total(np.zeros((4, 4))[:, 1])
+    with pytest.raises(AutodiffError, match="returns"):
+        enzyme_reverse()(lambda x: x > 0.0)(1.0)
     with pytest.raises(AutodiffError, match="no parameter named z"):
         enzyme_reverse(enzyme_dup="z")(lambda x: x)
     with pytest.raises(AutodiffError, match="cannot be active"):
@@ -100,3 +106,89 @@ def test_three_active_and_value_in_one_sweep():
     assert value == pytest.approx(h(*args))
     for k, g in enumerate((ga, gb, gc)):
         assert g == pytest.approx(fd(h, args, k), rel=1e-6)
+
+
+def energy(a, w):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += w * a[i] * a[i] * np.sin(a[i])
+    return s
+
+
+def test_array_gradient():
+    grad = enzyme_reverse(enzyme_const="w")(energy)
+    a = np.array([0.3, -0.7, 1.1, 0.45, -1.3])
+    g = grad(a, 2.0)
+    assert np.allclose(g, 2.0 * (2 * a * np.sin(a) + a * a * np.cos(a)),
+                       rtol=1e-12)
+    assert np.array_equal(a, [0.3, -0.7, 1.1, 0.45, -1.3])  # not modified
+    # the caller's shadow is incremented
+    dy = np.ones_like(a)
+    out = grad(a, 2.0, shadows={"a": dy})
+    assert out is dy
+    assert np.allclose(dy, 1.0 + g, rtol=1e-12)
+
+
+def test_array_temporaries_and_value():
+    @enzyme_reverse(val_and_grad=True)
+    def scaled(x):
+        t = np.exp(x) * 2.0  # a temporary array (NRT)
+        return np.sum(t * x)
+
+    x = np.linspace(-1.0, 1.0, 7)
+    value, g = scaled(x)
+    assert value == pytest.approx(np.sum(2 * np.exp(x) * x))
+    assert np.allclose(g, 2 * np.exp(x) * (1 + x), rtol=1e-12)
+
+
+def mlp_loss(w1, w2, x, y):
+    # loops, not `@`: Numba's matrix products call BLAS (numba_xxgemv),
+    # whose derivative rules do not exist yet (test_blas_is_an_error)
+    loss = 0.0
+    for n in range(x.shape[0]):
+        p = 0.0
+        for j in range(w1.shape[1]):
+            z = 0.0
+            for i in range(w1.shape[0]):
+                z += x[n, i] * w1[i, j]
+            p += np.tanh(z) * w2[j]
+        loss += 0.5 * (p - y[n]) ** 2
+    return loss / x.shape[0]
+
+
+def test_blas_is_an_error():
+    @enzyme_reverse(enzyme_const="x")
+    def quad(w, x):
+        return np.sum(x @ w)
+
+    with pytest.raises(AutodiffError, match="numba_xxgemv"):
+        quad(np.ones(3), np.ones((2, 3)))
+
+
+def test_mlp_loss_against_finite_differences():
+    rng = np.random.default_rng(1)
+    w1 = rng.normal(size=(3, 4))
+    w2 = rng.normal(size=(4,))
+    x = rng.normal(size=(5, 3))
+    y = rng.normal(size=(5,))
+    grad = enzyme_reverse(enzyme_dup=["w1", "w2"])(mlp_loss)
+    g1, g2 = grad(w1, w2, x, y)
+    for w, g in ((w1, g1), (w2, g2)):
+        for idx in np.ndindex(w.shape):
+            old = w[idx]
+            w[idx] = old + 1e-6
+            up = mlp_loss(w1, w2, x, y)
+            w[idx] = old - 1e-6
+            down = mlp_loss(w1, w2, x, y)
+            w[idx] = old
+            assert g[idx] == pytest.approx((up - down) / 2e-6, rel=1e-5,
+                                           abs=1e-8)
+
+
+def test_forward_with_array_tangents():
+    fwd = enzyme_forward(enzyme_const="w")(energy)
+    rev = enzyme_reverse(enzyme_const="w")(energy)
+    a = np.array([0.3, -0.7, 1.1, 0.45, -1.3])
+    direction = np.array([1.0, 0.5, -2.0, 0.25, 3.0])
+    assert fwd(a, 1.5, tangents={"a": direction}) == pytest.approx(
+        float(rev(a, 1.5) @ direction), rel=1e-12)
