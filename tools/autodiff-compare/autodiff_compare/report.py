@@ -9,12 +9,17 @@ import json
 from .common import Failure
 
 
+def fmt_number(x):
+    """Three significant digits, never in exponent form (999.6 is "1000",
+    where "%.3g" would write "1e+03")."""
+    text = "%.3g" % x
+    return "%.0f" % x if "e" in text else text
+
+
 def fmt_time(s):
     for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9)):
         if s >= scale or unit == "ns":
-            v = s / scale
-            return ("%.3g %s" % (v, unit)) if v < 1000 else ("%.0f %s"
-                                                             % (v, unit))
+            return "%s %s" % (fmt_number(s / scale), unit)
     return "?"
 
 
@@ -24,11 +29,11 @@ def fmt_bytes(n):
     for unit in ("KiB", "MiB", "GiB", "TiB"):
         n /= 1024.0
         if n < 1024 or unit == "TiB":
-            return "%.3g %s" % (n, unit) if n < 1000 else "%.0f %s" % (n, unit)
+            return "%s %s" % (fmt_number(n), unit)
 
 
 def fmt_ratio(x):
-    return "%.3g" % x if x < 1000 else "%.0f" % x
+    return fmt_number(x)
 
 
 def table(rows, header):
