@@ -501,24 +501,22 @@ absl::StatusOr<FastMathFlags> ParseFastMathFlags(std::string_view spec) {
     fmf.setFast();
     return fmf;
   }
+  // LLVM's names of the flags, and their setters.
+  static const std::pair<StringRef, void (FastMathFlags::*)(bool)> kFlags[] =
+      {{"reassoc", &FastMathFlags::setAllowReassoc},
+       {"nnan", &FastMathFlags::setNoNaNs},
+       {"ninf", &FastMathFlags::setNoInfs},
+       {"nsz", &FastMathFlags::setNoSignedZeros},
+       {"arcp", &FastMathFlags::setAllowReciprocal},
+       {"contract", &FastMathFlags::setAllowContract},
+       {"afn", &FastMathFlags::setApproxFunc}};
   SmallVector<StringRef, 8> names;
   text.split(names, ',');
   for (StringRef name : names) {
     name = name.trim();
-    if (name == "reassoc")
-      fmf.setAllowReassoc();
-    else if (name == "nnan")
-      fmf.setNoNaNs();
-    else if (name == "ninf")
-      fmf.setNoInfs();
-    else if (name == "nsz")
-      fmf.setNoSignedZeros();
-    else if (name == "arcp")
-      fmf.setAllowReciprocal();
-    else if (name == "contract")
-      fmf.setAllowContract();
-    else if (name == "afn")
-      fmf.setApproxFunc();
+    const auto *flag = find_if(kFlags, [&](auto &f) { return f.first == name; });
+    if (flag != std::end(kFlags))
+      (fmf.*(flag->second))(true);
     else
       return absl::InvalidArgumentError(
           "unknown fast-math flag `" + name.str() +

@@ -429,6 +429,29 @@ void ReverseEmitter::ShadowAggregate(Instruction &i) {
                                          i.getName() + "'");
 }
 
+/// The bytes an allocation call asks for, as an i64 computed at `b`: the
+/// size argument of malloc / aligned_alloc / realloc / __rust_realloc, the
+/// product of calloc's; null for other calls.
+static Value *AllocationBytes(IRBuilder<> &b, CallBase &call) {
+  Type *i64 = b.getInt64Ty();
+  switch (ClassifyAllocation(call)) {
+  case AllocKind::Malloc:
+    return b.CreateZExtOrTrunc(call.getArgOperand(0), i64);
+  case AllocKind::AlignedAlloc:
+  case AllocKind::Realloc:
+    return b.CreateZExtOrTrunc(call.getArgOperand(1), i64);
+  case AllocKind::Calloc: {
+    Value *count = b.CreateZExtOrTrunc(call.getArgOperand(0), i64);
+    Value *each = b.CreateZExtOrTrunc(call.getArgOperand(1), i64);
+    return b.CreateMul(count, each);
+  }
+  case AllocKind::RustRealloc:
+    return b.CreateZExtOrTrunc(call.getArgOperand(3), i64);
+  default:
+    return nullptr;
+  }
+}
+
 absl::Status ReverseEmitter::ShadowPointer(Instruction &i, bool receiver) {
   bool derived = (isa<GetElementPtrInst>(i) || isa<BitCastInst>(i) ||
                   isa<AddrSpaceCastInst>(i)) &&
@@ -500,15 +523,10 @@ absl::Status ReverseEmitter::ShadowPointer(Instruction &i, bool receiver) {
     if (kind != AllocKind::Malloc && kind != AllocKind::Calloc &&
         kind != AllocKind::AlignedAlloc)
       return absl::OkStatus(); // Reported by the call's adjoint.
-    Value *size = call->getArgOperand(kind == AllocKind::AlignedAlloc);
-    if (kind == AllocKind::Calloc)
-      size = fb_.CreateMul(size, call->getArgOperand(1));
+    Value *size = AllocationBytes(fb_, *call);
     FunctionCallee calloc = out_.getParent()->getOrInsertFunction(
         "calloc", fb_.getPtrTy(), fb_.getInt64Ty(), fb_.getInt64Ty());
-    shadow = fb_.CreateCall(
-        calloc,
-        {fb_.getInt64(1), fb_.CreateZExtOrTrunc(size, fb_.getInt64Ty())},
-        i.getName() + "'");
+    shadow = fb_.CreateCall(calloc, {fb_.getInt64(1), size}, i.getName() + "'");
   }
   if (shadow)
     shadows_[&i] = shadow;
@@ -529,26 +547,7 @@ Value *ReverseEmitter::AllocatedSize(Value *p, Instruction *at) {
   if (isa<ConstantPointerNull>(p)) {
     size = b.getInt64(0);
   } else if (auto *call = dyn_cast<CallBase>(p)) {
-    switch (ClassifyAllocation(*call)) {
-    case AllocKind::Malloc:
-      size = b.CreateZExtOrTrunc(call->getArgOperand(0), i64);
-      break;
-    case AllocKind::AlignedAlloc:
-    case AllocKind::Realloc:
-      size = b.CreateZExtOrTrunc(call->getArgOperand(1), i64);
-      break;
-    case AllocKind::Calloc: {
-      Value *count = b.CreateZExtOrTrunc(call->getArgOperand(0), i64);
-      Value *each = b.CreateZExtOrTrunc(call->getArgOperand(1), i64);
-      size = b.CreateMul(count, each);
-      break;
-    }
-    case AllocKind::RustRealloc:
-      size = b.CreateZExtOrTrunc(call->getArgOperand(3), i64);
-      break;
-    default:
-      break;
-    }
+    size = AllocationBytes(b, *call);
   } else if (auto *phi = dyn_cast<PHINode>(p)) {
     PHINode *sizes = PHINode::Create(i64, phi->getNumIncomingValues(),
                                      phi->getName() + ".size");

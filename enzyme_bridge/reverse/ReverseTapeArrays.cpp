@@ -21,7 +21,9 @@
 // list `__autodiff_tape_pools` the first time it holds arrays, and
 // `void __autodiff_release_tapes(void)` (emitted with the pools, one copy
 // kept by the linker) frees what every listed pool holds: a program calls
-// it when it is done computing gradients and wants the memory back.
+// it when it is done computing gradients and wants the memory back. Both it
+// and a release that replaces a pool's block free blocks with the shared
+// `__autodiff_free_tape_block`.
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
@@ -59,27 +61,65 @@ template <typename T> static T *ShareAcrossModules(Module &m, T *g) {
   return g;
 }
 
-/// `void __autodiff_release_tapes(void)`: frees the arrays every listed
-/// pool holds.
-static void DefineReleaseAll(Module &m, GlobalVariable *list) {
-  if (Function *existing = m.getFunction(kReleaseAll);
-      existing && !existing->isDeclaration())
-    return;
+static constexpr const char *kFreeBlock = "__autodiff_free_tape_block";
+
+/// A shared function `void NAME(...)` of `fty`, or null when this module
+/// already defines it (then nothing is to be emitted).
+static Function *NewSharedFunction(Module &m, const char *name,
+                                   FunctionType *fty) {
+  Function *f = m.getFunction(name);
+  if (f && !f->isDeclaration())
+    return nullptr;
+  if (!f)
+    f = Function::Create(fty, GlobalValue::ExternalLinkage, name, &m);
+  return ShareAcrossModules(m, f);
+}
+
+/// `void __autodiff_free_tape_block(ptr block)`: frees a pool's block,
+/// {i64 capacity, i64 count, ptr array...}, and its arrays.
+static FunctionCallee FreeTapeBlock(Module &m) {
   LLVMContext &c = m.getContext();
   Type *ptr = PointerType::getUnqual(c);
   Type *i64 = Type::getInt64Ty(c);
-  Function *f = m.getFunction(kReleaseAll);
+  auto *fty = FunctionType::get(Type::getVoidTy(c), {ptr}, false);
+  if (Function *f = NewSharedFunction(m, kFreeBlock, fty)) {
+    FunctionCallee freeFn =
+        m.getOrInsertFunction("free", Type::getVoidTy(c), ptr);
+    auto *entry = BasicBlock::Create(c, "entry", f);
+    auto *array = BasicBlock::Create(c, "array", f);
+    auto *freed = BasicBlock::Create(c, "freed", f);
+    IRBuilder<> b(entry);
+    Value *block = f->getArg(0);
+    Value *count = b.CreateLoad(i64, b.CreateConstGEP1_64(i64, block, 1));
+    b.CreateCondBr(b.CreateICmpEQ(count, b.getInt64(0)), freed, array);
+    b.SetInsertPoint(array);
+    PHINode *k = b.CreatePHI(i64, 2, "k");
+    k->addIncoming(b.getInt64(0), entry);
+    Value *slot = b.CreateGEP(i64, block, b.CreateAdd(k, b.getInt64(2)));
+    b.CreateCall(freeFn, {b.CreateLoad(ptr, slot)});
+    Value *k1 = b.CreateAdd(k, b.getInt64(1));
+    k->addIncoming(k1, array);
+    b.CreateCondBr(b.CreateICmpULT(k1, count), array, freed);
+    b.SetInsertPoint(freed);
+    b.CreateCall(freeFn, {block});
+    b.CreateRetVoid();
+  }
+  return m.getOrInsertFunction(kFreeBlock, fty);
+}
+
+/// `void __autodiff_release_tapes(void)`: frees the arrays every listed
+/// pool holds.
+static void DefineReleaseAll(Module &m, GlobalVariable *list) {
+  LLVMContext &c = m.getContext();
+  Function *f = NewSharedFunction(
+      m, kReleaseAll, FunctionType::get(Type::getVoidTy(c), false));
   if (!f)
-    f = Function::Create(FunctionType::get(Type::getVoidTy(c), false),
-                         GlobalValue::ExternalLinkage, kReleaseAll, &m);
-  ShareAcrossModules(m, f);
-  FunctionCallee freeFn = m.getOrInsertFunction("free", Type::getVoidTy(c),
-                                                ptr);
+    return;
+  Type *ptr = PointerType::getUnqual(c);
+  FunctionCallee freeBlock = FreeTapeBlock(m);
   auto *entry = BasicBlock::Create(c, "entry", f);
   auto *node = BasicBlock::Create(c, "node", f);
-  auto *arrays = BasicBlock::Create(c, "arrays", f);
-  auto *array = BasicBlock::Create(c, "array", f);
-  auto *freed = BasicBlock::Create(c, "freed", f);
+  auto *held = BasicBlock::Create(c, "held", f);
   auto *next = BasicBlock::Create(c, "next", f);
   auto *done = BasicBlock::Create(c, "done", f);
   IRBuilder<> b(entry);
@@ -92,20 +132,9 @@ static void DefineReleaseAll(Module &m, GlobalVariable *list) {
   Value *block = b.CreateAtomicRMW(AtomicRMWInst::Xchg, at,
                                    ConstantPointerNull::get(b.getPtrTy()),
                                    MaybeAlign(8), AtomicOrdering::AcquireRelease);
-  b.CreateCondBr(b.CreateIsNull(block), next, arrays);
-  b.SetInsertPoint(arrays);
-  Value *count = b.CreateLoad(i64, b.CreateConstGEP1_64(i64, block, 1));
-  b.CreateCondBr(b.CreateICmpEQ(count, b.getInt64(0)), freed, array);
-  b.SetInsertPoint(array);
-  PHINode *k = b.CreatePHI(i64, 2, "k");
-  k->addIncoming(b.getInt64(0), arrays);
-  Value *slot = b.CreateGEP(i64, block, b.CreateAdd(k, b.getInt64(2)));
-  b.CreateCall(freeFn, {b.CreateLoad(ptr, slot)});
-  Value *k1 = b.CreateAdd(k, b.getInt64(1));
-  k->addIncoming(k1, array);
-  b.CreateCondBr(b.CreateICmpULT(k1, count), array, freed);
-  b.SetInsertPoint(freed);
-  b.CreateCall(freeFn, {block});
+  b.CreateCondBr(b.CreateIsNull(block), next, held);
+  b.SetInsertPoint(held);
+  b.CreateCall(freeBlock, {block});
   b.CreateBr(next);
   b.SetInsertPoint(next);
   Value *following = b.CreateLoad(
@@ -134,7 +163,6 @@ void DefineTapeRelease(Module &m) { PoolList(m); }
 GlobalVariable *ReverseEmitter::TapePool(unsigned number) {
   Module &m = *out_.getParent();
   StructType *node = PoolNodeType(m.getContext());
-  PoolList(m);
   return new GlobalVariable(m, node, /*isConstant=*/false,
                             GlobalValue::InternalLinkage,
                             Constant::getNullValue(node),
@@ -304,10 +332,7 @@ Function *ReverseEmitter::ReleaseFunction(LoopTape &t, unsigned number,
   b.SetInsertPoint(given);
   b.CreateCondBr(b.CreateIsNull(old), done, freeOld);
   b.SetInsertPoint(freeOld);
-  for (unsigned k = 0; k < n; ++k)
-    b.CreateCall(freeFn,
-                 {b.CreateLoad(ptr, b.CreateConstGEP1_64(i64, old, 2 + k))});
-  b.CreateCall(freeFn, {old});
+  b.CreateCall(FreeTapeBlock(m), {old});
   b.CreateBr(done);
   b.SetInsertPoint(drop);
   for (unsigned k = 0; k < n; ++k)

@@ -156,10 +156,9 @@ class _Derivative:
     # -- compiling -----------------------------------------------------------
 
     def _callback(self, plan, ret):
-        """The C callback: arrays as pointer and shape, the function inside."""
+        """The C callback: arrays as pointer and shape, the function inside
+        (self._njit, made by _compile)."""
         import numba
-        if self._njit is None:
-            self._njit = numba.njit(self.func)
         params, unpack, call = [], [], []
         for a in plan:
             if a.array:

@@ -6,11 +6,12 @@
 // keeps one). Every gradient against the analytic formula.
 // RUN: sh %testlib/run-c.sh %s
 // RUN: %clang -S -emit-llvm -O2 -I%testlib -DSECOND_MODULE %s -o %t.b.ll
-// RUN: %clang -S -emit-llvm -O2 -I%testlib %s -o %t.a.ll
+// RUN: %clang -S -emit-llvm -O2 -I%testlib -DTWO_MODULES %s -o %t.a.ll
 // RUN: %autodiff-opt %t.a.ll -O2 -o %t.a.ad.ll
 // RUN: %autodiff-opt %t.b.ll -O2 -o %t.b.ad.ll
-// RUN: %clang %t.a.ad.ll %t.b.ad.ll -DTWO_MODULES -o %t.exe -lm
-// RUN: %t.exe two
+// RUN: %clang %t.a.ad.ll %t.b.ad.ll -o %t.exe -lm
+// RUN: %t.exe two | FileCheck %s
+// CHECK: 19 checks passed, 0 failed
 #include "enzyme.h"
 #include "fdcheck.h"
 #include <pthread.h>
