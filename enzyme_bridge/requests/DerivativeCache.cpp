@@ -53,7 +53,7 @@ absl::StatusOr<Function *> DerivativeCache::Get(const DiffRequest &r) {
   auto it = map_.find(r);
   if (it != map_.end())
     return it->second;
-  if (r.mode == Mode::Reverse) {
+  if (r.mode != Mode::Forward) {
     absl::Status ok = CheckReverseRequest(r);
     if (!ok.ok())
       return ok;
@@ -61,10 +61,22 @@ absl::StatusOr<Function *> DerivativeCache::Get(const DiffRequest &r) {
   if (r.fn->isVarArg())
     return absl::UnimplementedError("cannot differentiate variadic function `" +
                                     r.fn->getName().str() + "`");
-  Function *f = Function::Create(r.mode == Mode::Forward
-                                     ? ForwardDerivativeType(r)
-                                     : ReverseDerivativeType(r),
-                                 GlobalValue::InternalLinkage,
+  FunctionType *type = nullptr;
+  switch (r.mode) {
+  case Mode::Forward:
+    type = ForwardDerivativeType(r);
+    break;
+  case Mode::Reverse:
+    type = ReverseDerivativeType(r);
+    break;
+  case Mode::Augmented:
+    type = AugmentedType(r);
+    break;
+  case Mode::SplitReverse:
+    type = SplitReverseType(r);
+    break;
+  }
+  Function *f = Function::Create(type, GlobalValue::InternalLinkage,
                                  r.DerivativeName(), &m_);
   // Callers are created before the body is cloned: fix the convention now.
   // (Its attributes, `autodiff-primal` included, come with the body:
@@ -82,9 +94,7 @@ absl::Status DerivativeCache::Drain() {
     DiffRequest r = pending_.front();
     pending_.pop_front();
     Function *f = map_.lookup(r);
-    absl::Status s = r.mode == Mode::Forward
-                         ? EmitForwardDerivative(r, *f, *this)
-                         : EmitReverseDerivative(r, *f, *this);
+    absl::Status s = EmitBody(r, *f);
     if (!s.ok() && none_of(problems, [&](const absl::Status &p) {
           return p.message() == s.message();
         }))
@@ -99,6 +109,29 @@ absl::Status DerivativeCache::Drain() {
       entry.second->setLinkage(GlobalValue::ExternalLinkage);
     }
   return JoinProblems(problems);
+}
+
+absl::Status DerivativeCache::EmitBody(const DiffRequest &r, Function &f) {
+  if (r.mode == Mode::Forward)
+    return EmitForwardDerivative(r, f, *this);
+  if (r.mode == Mode::Reverse)
+    return EmitReverseDerivative(r, f, *this);
+  // The two halves of a split derivative are made together, when the
+  // first of them is drained.
+  if (!f.isDeclaration())
+    return absl::OkStatus();
+  DiffRequest aug = r, rev = r;
+  aug.mode = Mode::Augmented;
+  rev.mode = Mode::SplitReverse;
+  absl::StatusOr<Function *> a = Get(aug);
+  if (!a.ok())
+    return a.status();
+  absl::StatusOr<Function *> b = Get(rev);
+  if (!b.ok())
+    return b.status();
+  if (!(*a)->isDeclaration() || !(*b)->isDeclaration())
+    return absl::OkStatus();
+  return EmitSplitDerivative(r, **a, **b, *this);
 }
 
 void DerivativeCache::Print(raw_ostream &os) const {

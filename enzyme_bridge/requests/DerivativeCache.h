@@ -59,6 +59,8 @@ public:
   llvm::FastMathFlags derivative_fmf() const { return derivative_fmf_; }
 
 private:
+  absl::Status EmitBody(const DiffRequest &r, llvm::Function &f);
+
   llvm::Module &m_;
   llvm::MapVector<DiffRequest, llvm::Function *> map_;
   std::deque<DiffRequest> pending_;

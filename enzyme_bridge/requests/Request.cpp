@@ -20,7 +20,8 @@ static const char *ArgName(ArgActivity a) {
 }
 
 std::string DiffRequest::ToString() const {
-  std::string s = mode == Mode::Forward ? "fwd(" : "rev(";
+  static const char *const kPrefix[] = {"fwd(", "rev(", "aug(", "revsplit("};
+  std::string s = kPrefix[static_cast<int>(mode)];
   s += fn ? fn->getName().str() : "<null>";
   s += ")[";
   for (size_t i = 0; i < args.size(); ++i) {
@@ -37,7 +38,9 @@ std::string DiffRequest::ToString() const {
 }
 
 std::string DiffRequest::DerivativeName() const {
-  std::string s = mode == Mode::Forward ? "fwddiffe" : "diffe";
+  static const char *const kPrefix[] = {"fwddiffe", "diffe", "augmented",
+                                        "reversee"};
+  std::string s = kPrefix[static_cast<int>(mode)];
   if (width > 1)
     s += std::to_string(width);
   s += "_";

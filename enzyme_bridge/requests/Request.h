@@ -20,7 +20,11 @@ class Function;
 
 namespace autodiff {
 
-enum class Mode { Forward, Reverse };
+/// Forward: `__enzyme_fwddiff`. Reverse: `__enzyme_autodiff`, both sweeps in
+/// one function. Augmented and SplitReverse: the two halves of a split
+/// reverse derivative (ReverseSplit.cpp), generated together: the augmented
+/// forward sweep returns a tape that the split reverse sweep consumes.
+enum class Mode { Forward, Reverse, Augmented, SplitReverse };
 
 /// How one parameter of the differentiated function takes part.
 enum class ArgActivity {

@@ -63,9 +63,20 @@ absl::Status ReverseEmitter::RewriteReturns() {
       }
       rb_.CreateStore(v, primal_result_);
     }
-    if (active_return_ && v)
+    // The seed belongs to the reverse sweep (a split derivative gets dret
+    // only there): its own block, between the return and the reverse
+    // block of the return's block.
+    BasicBlock *target = reverse_of_[ret->getParent()];
+    if (active_return_ && v) {
+      BasicBlock *seed =
+          BasicBlock::Create(out_.getContext(), "rev.seed", &out_);
+      BeginRegion(seed, ret->getParent());
       AddAdjoint(v, dret_);
-    BranchInst::Create(reverse_of_[ret->getParent()], ret);
+      rb_.CreateBr(target);
+      target = seed;
+    }
+    BranchInst *br = BranchInst::Create(target, ret);
+    split_points_.push_back({br, v});
     ret->eraseFromParent();
   }
   return absl::OkStatus();

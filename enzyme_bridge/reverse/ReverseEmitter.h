@@ -24,6 +24,7 @@
 #include "enzyme_bridge/analysis/TypeAnalysis.h"
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/AssumptionCache.h"
@@ -88,13 +89,25 @@ struct LoopTape {
   llvm::MapVector<llvm::BasicBlock *, llvm::PHINode *> exit_trip_counts;
 };
 
+/// Where a combined derivative's forward sweep ends: a primal return's
+/// branch to the reverse sweep, and the value it returned (null for void).
+struct SplitPoint {
+  llvm::BranchInst *branch = nullptr;
+  llvm::Value *result = nullptr;
+};
+
 class ReverseEmitter : public llvm::InstVisitor<ReverseEmitter, absl::Status> {
 public:
+  /// `split`: the derivative will be cut into an augmented forward sweep and
+  /// a reverse sweep run later (ReverseSplit.cpp), after the caller may have
+  /// written memory: loads of memory the function does not own are cached,
+  /// and no store is undone.
   ReverseEmitter(const DiffRequest &r, llvm::Function &out,
-                 DerivativeCache &cache);
+                 DerivativeCache &cache, bool split = false);
   ~ReverseEmitter();
 
   absl::Status Run();
+  llvm::ArrayRef<SplitPoint> split_points() const { return split_points_; }
 
   // Adjoints of instructions (ReverseAdjoints.cpp), emitted at `rb_` in the
   // reverse block of the instruction's block.
@@ -216,16 +229,27 @@ private:
   void RedoStores();
   void EmitDeferredFree(llvm::CallBase &alloc);
   void EraseDeferredFrees();
-  /// Whether `i` is a load or a repeatable call whose memory no later write
-  /// of the primal can change.
+  /// Whether `i` is a load whose memory no later write of the primal can
+  /// change.
   bool Reloadable(const llvm::Instruction &i) const;
-  bool IsRepeatableCall(const llvm::Instruction &i) const;
 
-  // Recursive calls (ReverseModuleCalls.cpp).
+  // Calls kept as calls (ReverseModuleCalls.cpp).
   /// Marks calls to module functions that write no memory their caller
   /// sees as read-only (on the copy's call sites).
   void MarkReadOnlyModuleCalls();
+  /// Whether `call` is a call to a function of the module, left after
+  /// inlining, that touches active data: it goes through the callee's
+  /// split derivative.
+  bool StaysModuleCall(llvm::CallBase &call);
+  /// The split derivative `call` needs (mode Augmented).
+  absl::StatusOr<DiffRequest> ModuleCallRequest(llvm::CallBase &call,
+                                                llvm::Function &callee);
+  /// Forward sweep: calls the augmented half before `call`.
+  absl::Status AugmentModuleCall(llvm::CallBase &call);
+  /// Reverse sweep: calls the reverse half with the tape.
   absl::Status VisitModuleCall(llvm::CallBase &call, llvm::Function &callee);
+  /// At the end: the augmented calls' results replace the primal calls.
+  void ReplaceAugmentedCalls();
 
   // What the tape holds and why (ReverseTapeReport.cpp).
   void PrintTape(llvm::raw_ostream &os);
@@ -290,6 +314,11 @@ private:
   const DiffRequest &req_;
   llvm::Function &out_;
   DerivativeCache &cache_;
+  const bool split_;
+  llvm::SmallVector<SplitPoint, 2> split_points_;
+  /// Split mode: loads of memory the caller may write before the reverse
+  /// sweep (cached for that reason).
+  llvm::SmallPtrSet<const llvm::Instruction *, 8> caller_memory_loads_;
   ClonedPrimal cloned_;
   bool active_return_ = false;
 
@@ -323,6 +352,14 @@ private:
     llvm::AllocaInst *ptr = nullptr, *done = nullptr;
   };
   llvm::MapVector<llvm::StoreInst *, UndoneStore> undone_stores_;
+  struct AugmentedCall {
+    DiffRequest request;
+    llvm::Instruction *tape = nullptr;
+    llvm::Value *result = nullptr;
+  };
+  llvm::MapVector<llvm::CallBase *, AugmentedCall> augmented_;
+  /// Per tape of an augmented call: the primal call (for the tape report).
+  llvm::DenseMap<const llvm::Instruction *, llvm::CallBase *> tape_of_call_;
   /// Cached values and why, in the order their caches were made (kept only
   /// when the tape is reported).
   std::vector<std::pair<llvm::Instruction *, std::string>> cached_in_order_;

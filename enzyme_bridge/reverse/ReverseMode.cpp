@@ -58,6 +58,36 @@ FunctionType *ReverseDerivativeType(const DiffRequest &r) {
   return FunctionType::get(rt, params, /*isVarArg=*/false);
 }
 
+/// The primal parameters, each followed by its shadow when duplicated.
+static SmallVector<Type *, 8> PrimalAndShadowParams(const DiffRequest &r) {
+  FunctionType *fty = r.fn->getFunctionType();
+  SmallVector<Type *, 8> params;
+  for (unsigned i = 0; i < fty->getNumParams(); ++i) {
+    params.push_back(fty->getParamType(i));
+    if (r.args[i] == ArgActivity::Dup || r.args[i] == ArgActivity::DupNoNeed)
+      params.push_back(fty->getParamType(i));
+  }
+  return params;
+}
+
+FunctionType *AugmentedType(const DiffRequest &r) {
+  LLVMContext &c = r.fn->getContext();
+  Type *tape = PointerType::getUnqual(c);
+  Type *ret = r.fn->getReturnType();
+  Type *rt = ret->isVoidTy() ? tape : StructType::get(c, {tape, ret});
+  return FunctionType::get(rt, PrimalAndShadowParams(r), /*isVarArg=*/false);
+}
+
+FunctionType *SplitReverseType(const DiffRequest &r) {
+  DiffRequest combined = r;
+  combined.mode = Mode::Reverse;
+  combined.return_primal = false;
+  FunctionType *c = ReverseDerivativeType(combined);
+  SmallVector<Type *, 8> params(c->params());
+  params.push_back(PointerType::getUnqual(r.fn->getContext()));
+  return FunctionType::get(c->getReturnType(), params, /*isVarArg=*/false);
+}
+
 absl::Status CheckReverseRequest(const DiffRequest &r) {
   std::string fn = "`" + r.fn->getName().str() + "`";
   if (r.width != 1)
@@ -81,8 +111,8 @@ absl::Status CheckReverseRequest(const DiffRequest &r) {
 }
 
 ReverseEmitter::ReverseEmitter(const DiffRequest &r, Function &out,
-                               DerivativeCache &cache)
-    : req_(r), out_(out), cache_(cache), fb_(out.getContext()),
+                               DerivativeCache &cache, bool split)
+    : req_(r), out_(out), cache_(cache), split_(split), fb_(out.getContext()),
       rb_(out.getContext()) {
   rb_.setFastMathFlags(cache.derivative_fmf());
 }
@@ -104,6 +134,7 @@ absl::Status ReverseEmitter::Run() {
   if (llvm::raw_ostream *log = cache_.tape_log())
     PrintTape(*log);
   EraseDeferredFrees();
+  ReplaceAugmentedCalls();
   return absl::OkStatus();
 }
 

@@ -30,6 +30,17 @@ class DerivativeCache;
 /// gradient of every `enzyme_out` parameter, in order].
 llvm::FunctionType *ReverseDerivativeType(const DiffRequest &r);
 
+/// The augmented forward sweep of a split derivative: per parameter its
+/// primal, then its shadow for dup / dupnoneed; returns the tape (`ptr`),
+/// or `{ptr tape, primal result}` when the function returns a value. This is
+/// the calling convention of a custom rule's `augment` function too.
+llvm::FunctionType *AugmentedType(const DiffRequest &r);
+
+/// The reverse sweep of a split derivative: the augmented sweep's
+/// parameters, then `dret` when the return is active, then the tape;
+/// returns what ReverseDerivativeType returns, without the primal.
+llvm::FunctionType *SplitReverseType(const DiffRequest &r);
+
 /// Whether reverse mode can take `r` at all (width 1, activities that fit);
 /// the message says why not.
 absl::Status CheckReverseRequest(const DiffRequest &r);
@@ -38,6 +49,12 @@ absl::Status CheckReverseRequest(const DiffRequest &r);
 /// combined reverse derivative of r.fn.
 absl::Status EmitReverseDerivative(const DiffRequest &r, llvm::Function &out,
                                    DerivativeCache &cache);
+
+/// Fills `aug` (declared with AugmentedType) and `rev` (SplitReverseType)
+/// for `r` (either mode): one combined derivative is emitted and cut in two
+/// at the point where its forward sweep ends (ReverseSplit.cpp).
+absl::Status EmitSplitDerivative(const DiffRequest &r, llvm::Function &aug,
+                                 llvm::Function &rev, DerivativeCache &cache);
 
 } // namespace autodiff
 

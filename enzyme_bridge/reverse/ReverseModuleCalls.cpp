@@ -1,17 +1,17 @@
 //===- enzyme_bridge/reverse/ReverseModuleCalls.cpp - Calls kept as calls --===//
 //
 // Calls to functions of the module are inlined during preparation, except
-// recursive ones. A recursive call stays a call in the forward sweep (its
-// side effects happen there, once); its adjoint is a call, in the reverse
-// sweep, to the callee's own combined reverse derivative, requested through
-// the derivative cache (so a function calling itself gets one derivative
-// that calls itself). That derivative runs the callee again before its
-// reverse sweep, which is right only when the callee writes no memory its
-// caller can see and nothing written after the call changes what it reads:
-// both are checked (ReadOnlyForCaller here, the alias queries of
-// ReverseReloads.cpp), and anything else is a diagnostic. The price of
-// running the callee again is time, not memory: a recursion n deep costs
-// O(n^2) instead of O(n).
+// recursive ones. A call that stays a call and touches active data uses
+// the callee's split derivative (ReverseSplit.cpp), requested through the
+// derivative cache with the call site's activities (so a function calling
+// itself gets one pair that calls itself): the forward sweep calls the
+// augmented half instead of the callee (the primal's side effects happen
+// there, once) and keeps its tape like any other value the reverse sweep
+// needs; the call's adjoint calls the reverse half with that tape.
+//
+// Calls to functions that write no memory their caller can see are marked
+// read-only on the copy, which lets the caller's loads around them be read
+// again instead of cached (ReverseReloads.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
@@ -23,6 +23,7 @@
 #include "support/StatusMacros.h"
 
 #include "llvm/Analysis/ValueTracking.h"
+#include "absl/status/statusor.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 
@@ -104,25 +105,25 @@ void ReverseEmitter::MarkReadOnlyModuleCalls() {
     }
 }
 
-absl::Status ReverseEmitter::VisitModuleCall(CallBase &call,
-                                             Function &callee) {
+bool ReverseEmitter::StaysModuleCall(CallBase &call) {
+  Function *callee = CalledFunction(call);
+  return callee && !callee->isDeclaration() && isa<CallInst>(call) &&
+         !isa<IntrinsicInst>(call) && !IsInactiveCall(call) &&
+         ClassifyAllocation(call) == AllocKind::None && !FindRule(call) &&
+         TouchesActiveData(call);
+}
+
+absl::StatusOr<DiffRequest>
+ReverseEmitter::ModuleCallRequest(CallBase &call, Function &callee) {
   std::string name = "`" + callee.getName().str() + "`";
   // Not inlined because it is variadic, not because it recurses.
   if (callee.isVarArg())
     return Unsupported(call, "a call with active arguments to the variadic "
                              "function " + name + " (va_arg on active "
                              "values is not differentiated)");
-  if (!call.onlyReadsMemory())
-    return Unsupported(call, "a recursive call to " + name +
-                                 ", which writes memory its caller can see "
-                                 "(only recursion that does not is "
-                                 "supported yet)");
-  if (!Reloadable(call))
-    return Unsupported(call, "a recursive call to " + name +
-                                 " whose memory is written after it returns");
   DiffRequest r;
   r.fn = &callee;
-  r.mode = Mode::Reverse;
+  r.mode = Mode::Augmented;
   FunctionType *fty = callee.getFunctionType();
   for (unsigned k = 0; k < call.arg_size(); ++k) {
     Value *a = call.getArgOperand(k);
@@ -130,38 +131,94 @@ absl::Status ReverseEmitter::VisitModuleCall(CallBase &call,
     ArgActivity act = ArgActivity::Const;
     if (callee.hasParamAttribute(k, Attribute::ByVal) ||
         callee.hasParamAttribute(k, Attribute::StructRet))
-      return Unsupported(call, "a recursive call to " + name +
-                                   " with a byval or sret parameter");
-    if (t->isPointerTy() && shadows_.count(a))
+      return Unsupported(call, "a call kept as a call (recursive) to " +
+                                   name + " with a byval or sret parameter");
+    if (t->isPointerTy() && JoinedShadow(a))
       act = ArgActivity::Dup;
     else if (HoldsFloat(t) && !ContainsPointer(t) && !isa<Constant>(a) &&
              Active(a))
       act = ArgActivity::Out;
     else if (ContainsPointer(t) && !isa<Constant>(a) && Active(a))
-      return Unsupported(call, "a recursive call to " + name +
+      return Unsupported(call, "a call kept as a call (recursive) to " +
+                                   name +
                                    " passing active memory without a shadow");
     r.args.push_back(act);
   }
-  r.return_tangent = HoldsFloat(call.getType()) &&
-                     !ContainsPointer(call.getType()) && Active(&call);
+  Type *rt = call.getType();
+  if (ContainsPointer(rt) && Active(&call))
+    return Unsupported(call, "a call kept as a call (recursive) to " + name +
+                                 " whose result is an active pointer");
+  r.return_tangent = HoldsFloat(rt) && Active(&call);
   AD_RETURN_IF_ERROR(CheckReverseRequest(r));
-  absl::StatusOr<Function *> df = cache_.Get(r);
-  if (!df.ok())
-    return ErrorAt(df.status().code(), call, std::string(df.status().message()));
+  return r;
+}
+
+absl::Status ReverseEmitter::AugmentModuleCall(CallBase &call) {
+  Function &callee = *CalledFunction(call);
+  absl::StatusOr<DiffRequest> r = ModuleCallRequest(call, callee);
+  if (!r.ok())
+    return r.status();
+  absl::StatusOr<Function *> aug = cache_.Get(*r);
+  if (!aug.ok())
+    return ErrorAt(aug.status().code(), call,
+                   std::string(aug.status().message()));
+  fb_.SetInsertPoint(&call);
+  SmallVector<Value *, 8> args;
+  for (unsigned k = 0; k < call.arg_size(); ++k) {
+    Value *a = call.getArgOperand(k);
+    args.push_back(a);
+    if (r->args[k] == ArgActivity::Dup)
+      args.push_back(JoinedShadow(a));
+  }
+  CallInst *ac = fb_.CreateCall(*aug, args, call.getName() + ".aug");
+  ac->setDebugLoc(call.getDebugLoc());
+  // The halves keep the primal's calling convention (fastcc, for an
+  // internal function after GlobalOpt): a mismatched call is undefined.
+  CopyAbiParamAttrs(*ac, **aug);
+  AugmentedCall &info = augmented_[&call];
+  info.request = *r;
+  info.tape = ac->getType()->isPointerTy()
+                  ? static_cast<Instruction *>(ac)
+                  : cast<Instruction>(fb_.CreateExtractValue(ac, 0, "tape"));
+  if (!call.getType()->isVoidTy())
+    info.result = fb_.CreateExtractValue(ac, 1, call.getName() + ".primal");
+  tape_of_call_[info.tape] = &call;
+  return absl::OkStatus();
+}
+
+absl::Status ReverseEmitter::VisitModuleCall(CallBase &call,
+                                             Function &callee) {
+  auto it = augmented_.find(&call);
+  if (it == augmented_.end()) {
+    absl::StatusOr<DiffRequest> r = ModuleCallRequest(call, callee);
+    if (!r.ok())
+      return r.status();
+    return Unsupported(call, "a call to `" + callee.getName().str() +
+                                 "` that could not be inlined");
+  }
+  DiffRequest r = it->second.request;
+  r.mode = Mode::SplitReverse;
+  absl::StatusOr<Function *> rev = cache_.Get(r);
+  if (!rev.ok())
+    return ErrorAt(rev.status().code(), call,
+                   std::string(rev.status().message()));
   SmallVector<Value *, 8> args;
   for (unsigned k = 0; k < call.arg_size(); ++k) {
     Value *a = call.getArgOperand(k);
     args.push_back(Lookup(a));
     if (r.args[k] == ArgActivity::Dup)
-      args.push_back(LookupShadow(a));
+      args.push_back(Lookup(JoinedShadow(a)));
   }
   if (r.return_tangent)
     args.push_back(TakeAdjoint(&call));
-  CallInst *d = rb_.CreateCall(*df, args);
+  Instruction *tape = it->second.tape;
+  Value *t = memo_.lookup(tape);
+  if (!t)
+    t = memo_[tape] = LoadFromCache(*tape);
+  args.push_back(t);
+  CallInst *d = rb_.CreateCall(*rev, args);
   d->setDebugLoc(call.getDebugLoc());
-  // The derivative keeps the primal's calling convention (fastcc, for an
-  // internal function after GlobalOpt): a mismatched call is undefined.
-  CopyAbiParamAttrs(*d, **df);
+  CopyAbiParamAttrs(*d, **rev);
   unsigned outs = count(r.args, ArgActivity::Out);
   unsigned leaf = 0;
   for (unsigned k = 0; k < call.arg_size(); ++k)
@@ -169,6 +226,15 @@ absl::Status ReverseEmitter::VisitModuleCall(CallBase &call,
       AddAdjoint(call.getArgOperand(k),
                  outs == 1 ? d : rb_.CreateExtractValue(d, leaf++));
   return absl::OkStatus();
+}
+
+void ReverseEmitter::ReplaceAugmentedCalls() {
+  for (auto &[call, info] : augmented_) {
+    if (info.result)
+      call->replaceAllUsesWith(info.result);
+    call->eraseFromParent();
+  }
+  augmented_.clear();
 }
 
 } // namespace autodiff

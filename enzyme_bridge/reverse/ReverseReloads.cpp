@@ -10,8 +10,6 @@
 //
 // The reverse sweep itself writes only shadow memory and tape, never primal
 // memory, so what holds at the end of the forward sweep holds throughout.
-// Calls to read-only functions of the module (recursive ones, which stay
-// calls) are asked the same question: the reverse sweep runs them again.
 //
 // A store outside loops into an argument's or a global's memory that no
 // later write may change (the result written through a pointer at the end,
@@ -235,13 +233,33 @@ void ReverseEmitter::RedoStores() {
   }
 }
 
+/// Whether every object `ld` may read belongs to `f` (a stack slot, or a
+/// heap allocation of `f` whose address does not escape) or is constant:
+/// what nobody but `f` can write.
+static bool ReadsOwnMemory(const LoadInst &ld, const Function &f,
+                           LoopInfo &li) {
+  SmallVector<const Value *, 4> objects;
+  getUnderlyingObjects(ld.getPointerOperand(), objects, &li);
+  return all_of(objects, [&](const Value *o) {
+    if (auto *g = dyn_cast<GlobalVariable>(o))
+      return g->isConstant();
+    if (auto *a = dyn_cast<AllocaInst>(o))
+      return a->getFunction() == &f &&
+             !PointerMayBeCaptured(a, /*ReturnCaptures=*/true);
+    auto *call = dyn_cast<CallBase>(o);
+    return call && call->getFunction() == &f &&
+           ClassifyAllocation(*call) != AllocKind::None &&
+           !PointerMayBeCaptured(call, /*ReturnCaptures=*/true);
+  });
+}
+
 void ReverseEmitter::FindReloadableLoads() {
   FindDeferredFrees();
   SmallVector<Instruction *, 32> writes;
   SmallVector<Instruction *, 64> reads;
   for (BasicBlock *bb : blocks_)
     for (Instruction *i : primal_insts_[bb]) {
-      if (isa<LoadInst>(i) || IsRepeatableCall(*i))
+      if (isa<LoadInst>(i))
         reads.push_back(i);
       auto *call = dyn_cast<CallBase>(i);
       if (i->mayWriteToMemory() && !IgnorableWrite(*i) &&
@@ -260,12 +278,20 @@ void ReverseEmitter::FindReloadableLoads() {
   BatchAAResults batch(aa);
   batch.enableCrossIterationMode();
   unsigned queries = 0;
-  SmallPtrSet<Instruction *, 4> undoable =
-      FindUndoableStores(writes, batch, *dt_, *li_, queries);
+  // Split mode: the caller runs on between the two sweeps, so nothing is
+  // the last write, and memory the caller can reach may change.
+  SmallPtrSet<Instruction *, 4> undoable;
+  if (!split_)
+    undoable = FindUndoableStores(writes, batch, *dt_, *li_, queries);
   for (Instruction *r : reads) {
     auto *ld = dyn_cast<LoadInst>(r);
     if (ld && !ld->isSimple()) {
       clobbers_[r] = r;
+      continue;
+    }
+    if (split_ && (!ld || !ReadsOwnMemory(*ld, out_, *li_))) {
+      clobbers_[r] = r;
+      caller_memory_loads_.insert(r);
       continue;
     }
     const Instruction *clobber = nullptr;
@@ -308,14 +334,6 @@ void ReverseEmitter::FindReloadableLoads() {
       }
     }
   }
-}
-
-/// Calls to functions of the module that write nothing their caller sees
-/// (MarkReadOnlyModuleCalls): the reverse sweep may run them again.
-bool ReverseEmitter::IsRepeatableCall(const Instruction &i) const {
-  auto *call = dyn_cast<CallInst>(&i);
-  Function *callee = call ? call->getCalledFunction() : nullptr;
-  return callee && !callee->isDeclaration() && call->onlyReadsMemory();
 }
 
 bool ReverseEmitter::Reloadable(const Instruction &i) const {

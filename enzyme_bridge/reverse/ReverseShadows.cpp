@@ -234,7 +234,9 @@ absl::Status ReverseEmitter::BuildShadows() {
         continue;
       fb_.SetInsertPoint(i.getNextNode());
       absl::Status st = absl::OkStatus();
-      if (auto *store = dyn_cast<StoreInst>(&i))
+      if (auto *call = dyn_cast<CallBase>(&i); call && StaysModuleCall(*call))
+        st = AugmentModuleCall(*call);
+      else if (auto *store = dyn_cast<StoreInst>(&i))
         st = ShadowStore(*store);
       else if (auto *mt = dyn_cast<MemTransferInst>(&i))
         st = ShadowMemTransfer(*mt);

@@ -7,6 +7,7 @@
 // of the primal (the derivative's forward sweep).
 //
 //===----------------------------------------------------------------------===//
+#include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 
 #include "llvm/IR/Instructions.h"
@@ -61,8 +62,15 @@ std::string ReverseEmitter::CacheReason(Instruction &i) {
       if (trips == &i)
         return "the trip count of loop " + BlockName(*loop->getHeader()) +
                " when it left through " + BlockName(*exit);
+  if (CallBase *call = tape_of_call_.lookup(&i))
+    return "the tape of the call to @" +
+           CalledFunction(*call)->getName().str() +
+           ", for its reverse sweep";
   if (auto *ld = dyn_cast<LoadInst>(&i)) {
     const Instruction *clobber = clobbers_.lookup(&i);
+    if (caller_memory_loads_.count(ld))
+      return "the caller may write the memory it read before the reverse "
+             "sweep runs (split derivative)";
     if (clobber == ld)
       return "an atomic or volatile load";
     if (clobber)
