@@ -139,6 +139,116 @@ absl::StatusOr<Value *> Coerce(IRBuilder<> &b, Value *v, Type *to,
 }
 
 /// Replaces the request call by a call to `df`.
+/// Split mode keeps the tape block's address in a caller-provided buffer
+/// (`enzyme_allocated, SIZE, enzyme_tape, buf`): this many bytes.
+constexpr uint64_t kTapeHandleBytes = 8;
+
+/// Checks `enzyme_allocated`'s size where it is a constant.
+absl::Status CheckTapeSize(const RequestCall &rc) {
+  auto *size = dyn_cast<ConstantInt>(rc.tape_size);
+  if (!size || size->getZExtValue() >= kTapeHandleBytes)
+    return absl::OkStatus();
+  return ErrorAt(absl::StatusCode::kInvalidArgument, *rc.call,
+                 "enzyme_allocated gives " +
+                     std::to_string(size->getZExtValue()) +
+                     " bytes, fewer than the tape needs (" +
+                     std::to_string(kTapeHandleBytes) +
+                     "; __enzyme_augmentsize gives it)");
+}
+
+/// The tape operand of `__enzyme_reverse`: the value passed, or the one
+/// kept in the `enzyme_tape` buffer.
+absl::StatusOr<Value *> SplitTape(IRBuilder<> &b, const RequestCall &rc) {
+  if (rc.tape_buffer) {
+    AD_RETURN_IF_ERROR(CheckTapeSize(rc));
+    if (!rc.tape_buffer->getType()->isPointerTy())
+      return ErrorAt(absl::StatusCode::kInvalidArgument, *rc.call,
+                     "enzyme_tape must be followed by a pointer to the "
+                     "buffer, found `" + ValueToString(*rc.tape_buffer) +
+                         "`");
+    return static_cast<Value *>(
+        b.CreateLoad(b.getPtrTy(), rc.tape_buffer, "tape"));
+  }
+  Value *t = rc.call->getArgOperand(rc.tape_operand);
+  if (t->getType()->isPointerTy())
+    return t;
+  if (t->getType()->isIntegerTy(64))
+    return b.CreateIntToPtr(t, b.getPtrTy(), "tape");
+  return ErrorAt(absl::StatusCode::kInvalidArgument, *rc.call,
+                 "the tape passed to __enzyme_reverse must be the pointer "
+                 "__enzyme_augmentfwd returned, found `" +
+                     ValueToString(*t) + "`");
+}
+
+/// `__enzyme_augmentfwd`: the augmented half returns the tape and, for a
+/// function with a result, the primal result. With `enzyme_tape` the tape
+/// goes to the buffer and the call returns the primal result; without, the
+/// call returns the tape, or `{tape, primal}` when it is declared so.
+absl::Status ReplaceAugmentCall(IRBuilder<> &b, const RequestCall &rc,
+                                Function &aug, ArrayRef<Value *> args) {
+  CallBase &call = *rc.call;
+  if (isa<InvokeInst>(call) || rc.sret)
+    return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                   "__enzyme_augmentfwd through invoke or an sret result is "
+                   "not yet supported");
+  CallInst *ac = b.CreateCall(&aug, args);
+  ac->setDebugLoc(call.getDebugLoc());
+  CopyAbiParamAttrs(*ac, aug);
+  Value *tape = aug.getReturnType()->isPointerTy()
+                    ? static_cast<Value *>(ac)
+                    : b.CreateExtractValue(ac, 0, "tape");
+  Value *primal = aug.getReturnType()->isPointerTy()
+                      ? nullptr
+                      : b.CreateExtractValue(ac, 1, "primal");
+  Type *want = call.getType();
+  Value *result = nullptr;
+  std::string offered;
+  if (rc.tape_buffer) {
+    AD_RETURN_IF_ERROR(CheckTapeSize(rc));
+    b.CreateStore(tape, rc.tape_buffer);
+    if (primal && want == primal->getType())
+      result = primal;
+    offered = primal ? "the primal result" : "nothing";
+  } else {
+    auto *st = dyn_cast<StructType>(want);
+    if (want->isPointerTy() || want->isIntegerTy(64))
+      result = want->isPointerTy() ? tape : b.CreatePtrToInt(tape, want);
+    else if (primal && st && st->getNumElements() == 2 &&
+             st->getElementType(0)->isPointerTy() &&
+             st->getElementType(1) == primal->getType())
+      result = b.CreateInsertValue(
+          b.CreateInsertValue(PoisonValue::get(st), tape, {0}), primal, {1});
+    offered = primal ? "the tape (a pointer) or {tape, primal result}"
+                     : "the tape (a pointer)";
+  }
+  if (!result && !want->isVoidTy() && !call.use_empty())
+    return ErrorAt(absl::StatusCode::kInvalidArgument, call,
+                   "the call expects `" + TypeName(want) +
+                       "`, but __enzyme_augmentfwd of `" +
+                       rc.request.fn->getName().str() + "` gives " + offered);
+  if (!want->isVoidTy())
+    call.replaceAllUsesWith(result ? result : PoisonValue::get(want));
+  call.eraseFromParent();
+  return absl::OkStatus();
+}
+
+/// `__enzyme_augmentsize`: the bytes of the `enzyme_tape` buffer.
+absl::Status ReplaceSizeQuery(const RequestCall &rc) {
+  CallBase &call = *rc.call;
+  if (!call.getType()->isIntegerTy() && !call.use_empty())
+    return ErrorAt(absl::StatusCode::kInvalidArgument, call,
+                   "__enzyme_augmentsize returns an integer (the tape's "
+                   "size in bytes)");
+  if (!call.getType()->isVoidTy())
+    call.replaceAllUsesWith(
+        call.getType()->isIntegerTy()
+            ? static_cast<Value *>(
+                  ConstantInt::get(call.getType(), kTapeHandleBytes))
+            : PoisonValue::get(call.getType()));
+  call.eraseFromParent();
+  return absl::OkStatus();
+}
+
 absl::Status ReplaceRequestCall(const RequestCall &rc, Function &df) {
   CallBase &call = *rc.call;
   const DiffRequest &r = rc.request;
@@ -187,8 +297,10 @@ absl::Status ReplaceRequestCall(const RequestCall &rc, Function &df) {
       }
   }
 
-  if (r.mode == Mode::Reverse && r.return_tangent) {
-    // The seed of the return: `enzyme_seed`'s value, else 1.0.
+  if ((r.mode == Mode::Reverse || r.mode == Mode::SplitReverse) &&
+      r.return_tangent) {
+    // The seed of the return: `enzyme_seed`'s value (the differential
+    // return of `__enzyme_reverse`), else 1.0.
     Type *rt = fty->getReturnType();
     if (rc.seed) {
       AD_ASSIGN_OR_RETURN(Value * seed, Coerce(b, rc.seed, rt, rc, ~0u));
@@ -197,6 +309,12 @@ absl::Status ReplaceRequestCall(const RequestCall &rc, Function &df) {
       args.push_back(OnesLike(rt));
     }
   }
+  if (r.mode == Mode::SplitReverse) {
+    AD_ASSIGN_OR_RETURN(Value * tape, SplitTape(b, rc));
+    args.push_back(tape);
+  }
+  if (r.mode == Mode::Augmented)
+    return ReplaceAugmentCall(b, rc, df, args);
 
   // Check the result layout before changing anything. A result nobody
   // uses may have any declared type (C code often declares one
@@ -306,7 +424,10 @@ void CleanUp(Module &m) {
   for (Function &f : m)
     if (f.isDeclaration() && f.use_empty() &&
         (f.getName().contains("__enzyme_fwddiff") ||
-         f.getName().contains("__enzyme_autodiff")))
+         f.getName().contains("__enzyme_autodiff") ||
+         f.getName().contains("__enzyme_augmentfwd") ||
+         f.getName().contains("__enzyme_augmentsize") ||
+         f.getName().contains("__enzyme_reverse")))
       dead.push_back(&f);
   for (GlobalValue *g : dead)
     g->eraseFromParent();
@@ -331,6 +452,11 @@ absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
   cache.set_derivative_fmf(opts.derivative_fmf);
   SmallVector<std::pair<RequestCall *, Function *>, 16> todo;
   for (RequestCall &rc : parsed) {
+    if (rc.size_query) {
+      if (absl::Status st = ReplaceSizeQuery(rc); !st.ok())
+        errors.push_back(st);
+      continue;
+    }
     absl::StatusOr<Function *> df = cache.Get(rc.request);
     if (!df.ok()) {
       errors.push_back(ErrorAt(df.status().code(), *rc.call,
@@ -454,13 +580,6 @@ absl::Status ReportRecursiveRequests(ArrayRef<CallBase *> calls) {
 
 /// Enzyme entry points the core does not implement yet, with the reason.
 std::optional<std::string> UnsupportedEntryPoint(StringRef name) {
-  if (name.contains("__enzyme_augmentfwd") ||
-      name.contains("__enzyme_reverse") ||
-      name.contains("__enzyme_augmentsize"))
-    return std::string(
-        "split reverse mode (__enzyme_augmentfwd, __enzyme_reverse, "
-        "__enzyme_augmentsize) is not yet supported by the differentiation "
-        "core");
   for (const char *other :
        {"__enzyme_fwdsplit", "__enzyme_batch", "__enzyme_todense",
         "__enzyme_virtualreverse", "__enzyme_truncate"})

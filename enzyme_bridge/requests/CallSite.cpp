@@ -11,6 +11,7 @@
 #include "enzyme_bridge/requests/CallSite.h"
 
 #include "enzyme_bridge/Diagnostics.h"
+#include "support/StatusMacros.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
@@ -41,7 +42,33 @@ std::optional<Mode> RequestModeOf(const CallBase &call) {
     return Mode::Forward;
   if (name.contains("__enzyme_autodiff"))
     return Mode::Reverse;
+  if (name.contains("__enzyme_augmentfwd") ||
+      name.contains("__enzyme_augmentsize"))
+    return Mode::Augmented;
+  if (name.contains("__enzyme_reverse"))
+    return Mode::SplitReverse;
   return std::nullopt;
+}
+
+bool IsTapeSizeQuery(const CallBase &call) {
+  const auto *f =
+      dyn_cast<Function>(call.getCalledOperand()->stripPointerCasts());
+  return f && f->getName().contains("__enzyme_augmentsize");
+}
+
+/// The entry point's name, for messages.
+static const char *EntryName(Mode mode, bool size_query) {
+  switch (mode) {
+  case Mode::Forward:
+    return "__enzyme_fwddiff";
+  case Mode::Reverse:
+    return "__enzyme_autodiff";
+  case Mode::Augmented:
+    return size_query ? "__enzyme_augmentsize" : "__enzyme_augmentfwd";
+  case Mode::SplitReverse:
+    return "__enzyme_reverse";
+  }
+  return "?";
 }
 
 /// Strips LLVM's ".N" uniquing suffix from a global's name.
@@ -216,13 +243,63 @@ void SetReturnFlags(RequestCall &rc, bool constReturn, bool noReturn) {
   // an active output, seeded with 1.0 (or `enzyme_seed`). `enzyme_noret`
   // only drops the primal result, as in Enzyme; the derivative part stays.
   req.return_tangent = differentiableRet && !constReturn &&
-                       !(req.mode == Mode::Reverse && retTy->isPointerTy());
+                       !(req.mode != Mode::Forward && retTy->isPointerTy());
   if (noReturn)
     req.return_primal = false;
   if (rc.implicit_sret)
     rc.implicit_sret_primal = req.return_primal;
-  if (retTy->isVoidTy())
+  // A split derivative's augmented half returns the primal result always:
+  // both halves' requests are the same without the flag.
+  if (retTy->isVoidTy() || req.mode == Mode::Augmented ||
+      req.mode == Mode::SplitReverse)
     req.return_primal = false;
+}
+
+/// The operands of a split request after its parameters: the reverse
+/// half's differential return (when the return is active) and its tape
+/// (unless `enzyme_tape` gave a buffer).
+absl::Status ReadSplitTail(Reader &r, RequestCall &rc) {
+  if (rc.request.mode == Mode::SplitReverse) {
+    if (rc.request.return_tangent) {
+      unsigned left = rc.call->arg_size() - r.Pos();
+      if (r.AtEnd() || (left == 1 && !rc.tape_buffer))
+        return r.Error("__enzyme_reverse of `" +
+                       rc.request.fn->getName().str() +
+                       "` is missing the differential return (after the "
+                       "arguments, before the tape)");
+      rc.seed = r.Next();
+    }
+    if (!rc.tape_buffer) {
+      if (r.AtEnd())
+        return r.Error("__enzyme_reverse of `" +
+                       rc.request.fn->getName().str() +
+                       "` is missing the tape (the last operand: the value "
+                       "__enzyme_augmentfwd returned)");
+      rc.tape_operand = r.Pos();
+      r.Next();
+    }
+  }
+  if (!r.AtEnd())
+    return r.Error("too many arguments: `" + rc.request.fn->getName().str() +
+                   "` takes " +
+                   std::to_string(rc.request.fn->arg_size()) +
+                   " parameters; extra operand `" + ValueToString(*r.Peek()) +
+                   "`");
+  return absl::OkStatus();
+}
+
+/// `__enzyme_augmentsize(f, markers...)`: the activities only.
+absl::Status ReadSizeQuery(Reader &r, RequestCall &rc) {
+  while (!r.AtEnd()) {
+    Value *v = r.Next();
+    std::optional<std::string> marker = MarkerName(v);
+    if (!marker || ClassifyMarker(*marker) == MarkerKind::Unknown)
+      return r.Error("__enzyme_augmentsize takes the function and its "
+                     "activity markers only (enzyme_dup, enzyme_const, ...); "
+                     "found `" + ValueToString(*v) + "`");
+  }
+  (void)rc;
+  return absl::OkStatus();
 }
 
 } // namespace
@@ -235,8 +312,8 @@ absl::StatusOr<RequestCall> ParseRequestCall(CallBase &call) {
   if (!mode)
     return r.Error("not a differentiation request");
   rc.request.mode = *mode;
-  const char *entry =
-      *mode == Mode::Forward ? "__enzyme_fwddiff" : "__enzyme_autodiff";
+  rc.size_query = IsTapeSizeQuery(call);
+  const char *entry = EntryName(*mode, rc.size_query);
 
   if (call.arg_size() <= r.Begin())
     return r.Error(std::string("call to ") + entry +
@@ -253,6 +330,10 @@ absl::StatusOr<RequestCall> ParseRequestCall(CallBase &call) {
     return r.Error("cannot differentiate `" + fn->getName().str() +
                    "`: it is only declared in this module (no body)");
   rc.request.fn = fn;
+  if (rc.size_query) {
+    AD_RETURN_IF_ERROR(ReadSizeQuery(r, rc));
+    return rc;
+  }
   if (r.Begin() == 1) {
     rc.sret = call.getArgOperand(0);
     rc.result_type = call.getParamStructRetType(0);
@@ -282,7 +363,8 @@ absl::StatusOr<RequestCall> ParseRequestCall(CallBase &call) {
     rc.request.args[0] = ArgActivity::Dup;
     param = 1;
   }
-  while (!r.AtEnd()) {
+  bool split = *mode == Mode::Augmented || *mode == Mode::SplitReverse;
+  while (!r.AtEnd() && !(split && param == nparams)) {
     Value *v = r.Next();
     std::optional<std::string> marker = MarkerName(v);
     std::optional<ArgActivity> act;
@@ -319,9 +401,21 @@ absl::StatusOr<RequestCall> ParseRequestCall(CallBase &call) {
         continue;
       case MarkerKind::Allocated:
       case MarkerKind::Tape:
-        return r.Error("`" + *marker +
-                       "` is only valid with __enzyme_augmentfwd / "
-                       "__enzyme_reverse");
+        if (!split)
+          return r.Error("`" + *marker +
+                         "` is only valid with __enzyme_augmentfwd / "
+                         "__enzyme_reverse");
+        if (seenParam)
+          return r.Error("`" + *marker + "` must come before the arguments");
+        if (r.AtEnd())
+          return r.Error("`" + *marker + "` must be followed by " +
+                         (ClassifyMarker(*marker) == MarkerKind::Tape
+                              ? "the tape buffer"
+                              : "the buffer's size in bytes"));
+        (ClassifyMarker(*marker) == MarkerKind::Tape ? rc.tape_buffer
+                                                     : rc.tape_size) =
+            r.Next();
+        continue;
       case MarkerKind::Const:
         act = ArgActivity::Const;
         break;
@@ -375,6 +469,15 @@ absl::StatusOr<RequestCall> ParseRequestCall(CallBase &call) {
                    "`) with an implicit result buffer supports width 1 only; "
                    "pass the result buffer and its shadows explicitly");
   SetReturnFlags(rc, constReturn, noReturn);
+  if (split) {
+    if (rc.tape_buffer && !rc.tape_size)
+      return r.Error("enzyme_tape needs enzyme_allocated, SIZE before it "
+                     "(the buffer's size, from __enzyme_augmentsize)");
+    if (width != 1)
+      return r.Error("enzyme_width with split reverse mode is not yet "
+                     "supported");
+    AD_RETURN_IF_ERROR(ReadSplitTail(r, rc));
+  }
   return rc;
 }
 

@@ -28,6 +28,9 @@ namespace autodiff {
 /// The request mode of `call`'s callee, if it is a request.
 std::optional<Mode> RequestModeOf(const llvm::CallBase &call);
 
+/// Whether `call` is `__enzyme_augmentsize` (mode Augmented, no values).
+bool IsTapeSizeQuery(const llvm::CallBase &call);
+
 /// The marker a value spells ("enzyme_dup"), if it is one.
 std::optional<std::string> MarkerName(const llvm::Value *v);
 
@@ -51,6 +54,14 @@ struct RequestCall {
   bool implicit_sret_primal = false;
   /// What the call site expects back (the sret type, or the call's type).
   llvm::Type *result_type = nullptr;
+  /// Split mode: `__enzyme_augmentsize` (no values, replaced by the size);
+  /// `enzyme_allocated`'s size and `enzyme_tape`'s buffer; the operand
+  /// number of the reverse half's tape (anonymous tape: read when the call
+  /// is replaced, since it is often the result of another request).
+  bool size_query = false;
+  llvm::Value *tape_size = nullptr;
+  llvm::Value *tape_buffer = nullptr;
+  unsigned tape_operand = 0;
 };
 
 /// Parses `call`. Diagnostics (InvalidArgument) name the calling function

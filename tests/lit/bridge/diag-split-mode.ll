@@ -1,16 +1,81 @@
-; Split reverse mode is not available yet: each call is a diagnostic
-; (before, the calls were left in place and the program failed to link).
-; RUN: not %autodiff-opt %s -o /dev/null 2>&1 | FileCheck %s
-; CHECK: autodiff-opt: error: in function `split`, call to `__enzyme_augmentfwd`: split reverse mode (__enzyme_augmentfwd, __enzyme_reverse, __enzyme_augmentsize) is not yet supported by the differentiation core
-; CHECK-NEXT: {{^}}  instruction: %t = call ptr (...) @__enzyme_augmentfwd(ptr @v, ptr %p, ptr %dp){{$}}
-; CHECK-NEXT: autodiff-opt: error: in function `split`, call to `__enzyme_reverse`: split reverse mode
-; CHECK-NEXT: {{^}}  instruction: call void (...) @__enzyme_reverse(
-; CHECK-NEXT: autodiff-opt: error: in function `size`, call to `__enzyme_augmentsize`: split reverse mode
+; Split reverse mode (__enzyme_augmentfwd / __enzyme_reverse /
+; __enzyme_augmentsize): malformed calls get a diagnostic each, naming the
+; function and the call, and no output is written. The well-formed pair at
+; the end is lowered to calls of the augmented and reverse halves.
+; RUN: split-file %s %t
+; RUN: not %autodiff-opt %t/bad.ll -o %t/out.ll 2>&1 | FileCheck %s
+; RUN: not test -e %t/out.ll
+; RUN: %autodiff-opt %t/good.ll --no-postopt -S -o - | FileCheck %s --check-prefix=GOOD
+; CHECK-DAG: in function `no_tape`, call to `__enzyme_reverse`: __enzyme_reverse of `v` is missing the tape (the last operand: the value __enzyme_augmentfwd returned)
+; CHECK-DAG: in function `no_dret`, call to `__enzyme_reverse`: __enzyme_reverse of `sq` is missing the differential return (after the arguments, before the tape)
+; CHECK-DAG: in function `small`, call to `__enzyme_augmentfwd_d`: enzyme_allocated gives 4 bytes, fewer than the tape needs (8; __enzyme_augmentsize gives it)
+; CHECK-DAG: in function `tape_alone`, call to `__enzyme_augmentfwd_d`: enzyme_tape needs enzyme_allocated, SIZE before it (the buffer's size, from __enzyme_augmentsize)
+; CHECK-DAG: in function `bad_result`, call to `__enzyme_augmentfwd_f`: the call expects `float`, but __enzyme_augmentfwd of `sq` gives the tape (a pointer) or {tape, primal result}
+; CHECK-DAG: in function `size_values`, call to `__enzyme_augmentsize`: __enzyme_augmentsize takes the function and its activity markers only (enzyme_dup, enzyme_const, ...); found `ptr %p`
+; CHECK-DAG: in function `outside`, call to `__enzyme_autodiff`: `enzyme_tape` is only valid with __enzyme_augmentfwd / __enzyme_reverse
+; GOOD-LABEL: define void @split(
+; GOOD: %[[AUG:.*]] = call ptr @augmented_v(ptr %p, ptr %dp)
+; GOOD: call void @reversee_v(ptr %p, ptr %dp, ptr %[[AUG]])
+; GOOD-LABEL: define i64 @size(
+; GOOD: ret i64 8
+; GOOD-NOT: __enzyme_
 
+;--- bad.ll
+declare ptr @__enzyme_augmentfwd(...)
+declare float @__enzyme_augmentfwd_f(...)
+declare double @__enzyme_augmentfwd_d(...)
+declare void @__enzyme_reverse(...)
+declare i64 @__enzyme_augmentsize(...)
+declare double @__enzyme_autodiff(...)
+define void @v(ptr %p) {
+  %x = load double, ptr %p
+  %y = fmul double %x, %x
+  store double %y, ptr %p
+  ret void
+}
+define double @sq(ptr %p) {
+  %x = load double, ptr %p
+  %y = fmul double %x, %x
+  ret double %y
+}
+define void @no_tape(ptr %p, ptr %dp) {
+  %t = call ptr (...) @__enzyme_augmentfwd(ptr @v, ptr %p, ptr %dp)
+  call void (...) @__enzyme_reverse(ptr @v, ptr %p, ptr %dp)
+  ret void
+}
+define void @no_dret(ptr %p, ptr %dp, ptr %t) {
+  call void (...) @__enzyme_reverse(ptr @sq, ptr %p, ptr %dp, ptr %t)
+  ret void
+}
+define double @small(ptr %p, ptr %dp, ptr %buf) {
+  %r = call double (...) @__enzyme_augmentfwd_d(ptr @sq, metadata !"enzyme_allocated", i64 4, metadata !"enzyme_tape", ptr %buf, ptr %p, ptr %dp)
+  ret double %r
+}
+define double @tape_alone(ptr %p, ptr %dp, ptr %buf) {
+  %r = call double (...) @__enzyme_augmentfwd_d(ptr @sq, metadata !"enzyme_tape", ptr %buf, ptr %p, ptr %dp)
+  ret double %r
+}
+define float @bad_result(ptr %p, ptr %dp) {
+  %r = call float (...) @__enzyme_augmentfwd_f(ptr @sq, ptr %p, ptr %dp)
+  ret float %r
+}
+define i64 @size_values(ptr %p) {
+  %n = call i64 (...) @__enzyme_augmentsize(ptr @v, ptr %p)
+  ret i64 %n
+}
+define double @outside(ptr %p, ptr %dp, ptr %buf) {
+  %r = call double (...) @__enzyme_autodiff(ptr @sq, metadata !"enzyme_tape", ptr %buf, ptr %p, ptr %dp)
+  ret double %r
+}
+
+;--- good.ll
 declare ptr @__enzyme_augmentfwd(...)
 declare void @__enzyme_reverse(...)
 declare i64 @__enzyme_augmentsize(...)
 define void @v(ptr %p) {
+  %x = load double, ptr %p
+  %y = fmul double %x, %x
+  store double %y, ptr %p
   ret void
 }
 define void @split(ptr %p, ptr %dp) {
