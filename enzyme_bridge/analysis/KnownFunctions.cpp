@@ -107,6 +107,46 @@ Function *RegisteredForwardRule(const Function &f) {
   return nullptr;
 }
 
+/// The function `!name` metadata on `f` names (`!{ptr @g}`).
+static Function *MetadataFunction(const Function &f, StringRef name) {
+  const MDNode *md = f.getMetadata(name);
+  if (!md || md->getNumOperands() == 0)
+    return nullptr;
+  if (const auto *c = dyn_cast_or_null<ConstantAsMetadata>(md->getOperand(0)))
+    return dyn_cast<Function>(c->getValue()->stripPointerCasts());
+  return nullptr;
+}
+
+std::optional<ReverseRule> RegisteredReverseRule(const Function &f) {
+  if (f.getMetadata("enzyme_augment") || f.getMetadata("enzyme_gradient")) {
+    ReverseRule r;
+    r.source = "metadata (!enzyme_augment, !enzyme_gradient)";
+    r.augment = MetadataFunction(f, "enzyme_augment");
+    r.reverse = MetadataFunction(f, "enzyme_gradient");
+    return r;
+  }
+  const Module *m = f.getParent();
+  if (!m)
+    return std::nullopt;
+  for (const GlobalVariable &gv : m->globals()) {
+    if (!gv.getName().starts_with("__enzyme_register_gradient") ||
+        !gv.hasInitializer())
+      continue;
+    const auto *init = dyn_cast<ConstantArray>(gv.getInitializer());
+    if (!init || init->getNumOperands() == 0 ||
+        init->getOperand(0)->stripPointerCasts() != &f)
+      continue;
+    ReverseRule r;
+    r.source = "`" + gv.getName().str() + "`";
+    if (init->getNumOperands() == 3) {
+      r.augment = dyn_cast<Function>(init->getOperand(1)->stripPointerCasts());
+      r.reverse = dyn_cast<Function>(init->getOperand(2)->stripPointerCasts());
+    }
+    return r;
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 /// Backward walk from a returned value to allocation calls.

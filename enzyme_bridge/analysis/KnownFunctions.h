@@ -8,6 +8,9 @@
 #ifndef AUTODIFF_ENZYME_BRIDGE_KNOWNFUNCTIONS_H
 #define AUTODIFF_ENZYME_BRIDGE_KNOWNFUNCTIONS_H
 
+#include <optional>
+#include <string>
+
 #include "llvm/ADT/StringRef.h"
 
 namespace llvm {
@@ -43,6 +46,24 @@ AllocKind ClassifyAllocation(const llvm::CallBase &call);
 /// The forward rule registered for `f` with
 /// `void *__enzyme_register_derivative_NAME[2] = {f, fwd}`, if any.
 llvm::Function *RegisteredForwardRule(const llvm::Function &f);
+
+/// A custom reverse rule: `augment` takes `f`'s arguments, each pointer
+/// followed by its shadow, and returns `{ptr tape, f's result}` (the tape
+/// alone for a void `f`); `reverse` takes the same, then the differential
+/// return when `f` returns a float, then the tape, and returns the
+/// gradients of `f`'s floating-point scalar parameters.
+struct ReverseRule {
+  /// The registration, for messages: a global's name or "metadata".
+  std::string source;
+  /// Null when the registration does not name a function there.
+  llvm::Function *augment = nullptr;
+  llvm::Function *reverse = nullptr;
+};
+
+/// The reverse rule registered for `f`, with
+/// `void *__enzyme_register_gradient_NAME[3] = {f, augment, reverse}` or
+/// the `!enzyme_augment` / `!enzyme_gradient` metadata on `f`.
+std::optional<ReverseRule> RegisteredReverseRule(const llvm::Function &f);
 
 /// Whether `f` returns (possibly inside an aggregate) memory it allocated,
 /// directly or through helpers a few calls deep: Rust's box_new_uninit and

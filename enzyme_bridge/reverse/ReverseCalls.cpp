@@ -79,6 +79,10 @@ bool ReverseEmitter::TouchesActiveData(CallBase &call) {
 absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
   if (IsInactiveCall(call))
     return absl::OkStatus();
+  // Calls kept as calls: a module function's split derivative or a
+  // registered reverse rule (the forward sweep called its augmented half).
+  if (augmented_.count(&call))
+    return VisitModuleCall(call, *CalledFunction(call));
   if (isa<MemIntrinsic>(call))
     return VisitMemoryIntrinsic(call);
   AllocKind kind = ClassifyAllocation(call);

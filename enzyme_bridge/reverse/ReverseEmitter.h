@@ -19,6 +19,7 @@
 #define AUTODIFF_ENZYME_BRIDGE_REVERSE_REVERSEEMITTER_H
 
 #include "enzyme_bridge/analysis/ActivityAnalysis.h"
+#include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/ClonePrimal.h"
 #include "enzyme_bridge/requests/Request.h"
 #include "enzyme_bridge/analysis/TypeAnalysis.h"
@@ -131,6 +132,19 @@ public:
 
 private:
   friend class ShadowBuilder;
+
+  /// A call kept as a call whose forward sweep calls an augmented function
+  /// (the callee's split derivative, or a registered reverse rule's
+  /// `augment`): what the reverse sweep needs to call its reverse half.
+  struct AugmentedCall {
+    DiffRequest request;
+    /// Set for a registered rule.
+    std::optional<ReverseRule> rule;
+    /// Per argument: the shadow passed after it, or null.
+    llvm::SmallVector<llvm::Value *, 8> shadows;
+    llvm::Instruction *tape = nullptr;
+    llvm::Value *result = nullptr;
+  };
 
   // Preparation (ReverseMode.cpp).
   absl::Status Prepare();
@@ -248,6 +262,17 @@ private:
   absl::Status AugmentModuleCall(llvm::CallBase &call);
   /// Reverse sweep: calls the reverse half with the tape.
   absl::Status VisitModuleCall(llvm::CallBase &call, llvm::Function &callee);
+  /// The reverse half's leading arguments: the primal arguments, each
+  /// followed by the shadow the augmented call got.
+  llvm::SmallVector<llvm::Value *, 8> ReverseCallArgs(llvm::CallBase &call,
+                                                      const AugmentedCall &info);
+  llvm::Value *LookupTape(const AugmentedCall &info);
+  // Registered reverse rules (ReverseRuleCalls.cpp).
+  absl::Status CheckReverseRule(llvm::CallBase &call, llvm::Function &fn,
+                                const ReverseRule &rule);
+  absl::Status AugmentRuleCall(llvm::CallBase &call, llvm::Function &fn,
+                               const ReverseRule &rule);
+  absl::Status ReverseRuleCall(llvm::CallBase &call, AugmentedCall &info);
   /// At the end: the augmented calls' results replace the primal calls.
   void ReplaceAugmentedCalls();
 
@@ -352,11 +377,6 @@ private:
     llvm::AllocaInst *ptr = nullptr, *done = nullptr;
   };
   llvm::MapVector<llvm::StoreInst *, UndoneStore> undone_stores_;
-  struct AugmentedCall {
-    DiffRequest request;
-    llvm::Instruction *tape = nullptr;
-    llvm::Value *result = nullptr;
-  };
   llvm::MapVector<llvm::CallBase *, AugmentedCall> augmented_;
   /// Per tape of an augmented call: the primal call (for the tape report).
   llvm::DenseMap<const llvm::Instruction *, llvm::CallBase *> tape_of_call_;

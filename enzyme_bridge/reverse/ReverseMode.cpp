@@ -309,7 +309,8 @@ void ReverseEmitter::InlineModuleCalls() {
         Function *callee = CalledFunction(*call);
         if (!callee || callee->isDeclaration() || callee->isVarArg() ||
             callee == req_.fn || callee == &out_ ||
-            callee->getFunctionType() != call->getFunctionType())
+            callee->getFunctionType() != call->getFunctionType() ||
+            RegisteredReverseRule(*callee))
           continue;
         auto known = recursive.try_emplace(callee, false);
         if (known.second)

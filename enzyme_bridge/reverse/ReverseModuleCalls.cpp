@@ -107,8 +107,14 @@ void ReverseEmitter::MarkReadOnlyModuleCalls() {
 
 bool ReverseEmitter::StaysModuleCall(CallBase &call) {
   Function *callee = CalledFunction(call);
-  return callee && !callee->isDeclaration() && isa<CallInst>(call) &&
-         !isa<IntrinsicInst>(call) && !IsInactiveCall(call) &&
+  if (!callee || !isa<CallInst>(call) || isa<IntrinsicInst>(call) ||
+      IsInactiveCall(call))
+    return false;
+  // A registered reverse rule takes precedence over the body and over the
+  // rule table.
+  if (RegisteredReverseRule(*callee))
+    return TouchesActiveData(call);
+  return !callee->isDeclaration() &&
          ClassifyAllocation(call) == AllocKind::None && !FindRule(call) &&
          TouchesActiveData(call);
 }
@@ -155,6 +161,8 @@ ReverseEmitter::ModuleCallRequest(CallBase &call, Function &callee) {
 
 absl::Status ReverseEmitter::AugmentModuleCall(CallBase &call) {
   Function &callee = *CalledFunction(call);
+  if (std::optional<ReverseRule> rule = RegisteredReverseRule(callee))
+    return AugmentRuleCall(call, callee, *rule);
   absl::StatusOr<DiffRequest> r = ModuleCallRequest(call, callee);
   if (!r.ok())
     return r.status();
@@ -164,19 +172,21 @@ absl::Status ReverseEmitter::AugmentModuleCall(CallBase &call) {
                    std::string(aug.status().message()));
   fb_.SetInsertPoint(&call);
   SmallVector<Value *, 8> args;
+  AugmentedCall &info = augmented_[&call];
+  info.request = *r;
   for (unsigned k = 0; k < call.arg_size(); ++k) {
     Value *a = call.getArgOperand(k);
     args.push_back(a);
-    if (r->args[k] == ArgActivity::Dup)
-      args.push_back(JoinedShadow(a));
+    info.shadows.push_back(r->args[k] == ArgActivity::Dup ? JoinedShadow(a)
+                                                          : nullptr);
+    if (info.shadows.back())
+      args.push_back(info.shadows.back());
   }
   CallInst *ac = fb_.CreateCall(*aug, args, call.getName() + ".aug");
   ac->setDebugLoc(call.getDebugLoc());
   // The halves keep the primal's calling convention (fastcc, for an
   // internal function after GlobalOpt): a mismatched call is undefined.
   CopyAbiParamAttrs(*ac, **aug);
-  AugmentedCall &info = augmented_[&call];
-  info.request = *r;
   info.tape = ac->getType()->isPointerTy()
                   ? static_cast<Instruction *>(ac)
                   : cast<Instruction>(fb_.CreateExtractValue(ac, 0, "tape"));
@@ -196,26 +206,19 @@ absl::Status ReverseEmitter::VisitModuleCall(CallBase &call,
     return Unsupported(call, "a call to `" + callee.getName().str() +
                                  "` that could not be inlined");
   }
-  DiffRequest r = it->second.request;
+  AugmentedCall &info = it->second;
+  if (info.rule)
+    return ReverseRuleCall(call, info);
+  DiffRequest r = info.request;
   r.mode = Mode::SplitReverse;
   absl::StatusOr<Function *> rev = cache_.Get(r);
   if (!rev.ok())
     return ErrorAt(rev.status().code(), call,
                    std::string(rev.status().message()));
-  SmallVector<Value *, 8> args;
-  for (unsigned k = 0; k < call.arg_size(); ++k) {
-    Value *a = call.getArgOperand(k);
-    args.push_back(Lookup(a));
-    if (r.args[k] == ArgActivity::Dup)
-      args.push_back(Lookup(JoinedShadow(a)));
-  }
+  SmallVector<Value *, 8> args = ReverseCallArgs(call, info);
   if (r.return_tangent)
     args.push_back(TakeAdjoint(&call));
-  Instruction *tape = it->second.tape;
-  Value *t = memo_.lookup(tape);
-  if (!t)
-    t = memo_[tape] = LoadFromCache(*tape);
-  args.push_back(t);
+  args.push_back(LookupTape(info));
   CallInst *d = rb_.CreateCall(*rev, args);
   d->setDebugLoc(call.getDebugLoc());
   CopyAbiParamAttrs(*d, **rev);
@@ -226,6 +229,25 @@ absl::Status ReverseEmitter::VisitModuleCall(CallBase &call,
       AddAdjoint(call.getArgOperand(k),
                  outs == 1 ? d : rb_.CreateExtractValue(d, leaf++));
   return absl::OkStatus();
+}
+
+SmallVector<Value *, 8>
+ReverseEmitter::ReverseCallArgs(CallBase &call, const AugmentedCall &info) {
+  SmallVector<Value *, 8> args;
+  for (unsigned k = 0; k < call.arg_size(); ++k) {
+    args.push_back(Lookup(call.getArgOperand(k)));
+    if (info.shadows[k])
+      args.push_back(Lookup(info.shadows[k]));
+  }
+  return args;
+}
+
+Value *ReverseEmitter::LookupTape(const AugmentedCall &info) {
+  if (Value *t = memo_.lookup(info.tape))
+    return t;
+  Value *t = LoadFromCache(*info.tape);
+  memo_[info.tape] = t;
+  return t;
 }
 
 void ReverseEmitter::ReplaceAugmentedCalls() {
