@@ -11,7 +11,10 @@
 //
 // The convention (../shared/CALLING-CONVENTION.md): every pointer argument
 // is followed by its shadow (a pointer the caller holds as constant gets
-// the sink, where adjoints are dropped); integers and floats get none. An
+// the sink, where adjoints are dropped); integers and floats get none.
+// Rules that take a shadow after every argument (what the users of the
+// seed report wrote for numba_xxdot) are accepted too: the shadows of
+// integers and floats are zero. An
 // integer result (a status code) is inactive: no differential return. The
 // reverse rule returns the gradients of fn's floating-point scalar
 // parameters, in order. A rule whose signature does not fit is a
@@ -24,6 +27,7 @@
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "support/StatusMacros.h"
 
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/raw_ostream.h"
@@ -49,14 +53,15 @@ struct RuleParam {
   std::string role;
 };
 
-/// fn's parameters, each pointer followed by its shadow.
-SmallVector<RuleParam, 12> ArgumentsWithShadows(Function &fn) {
+/// fn's parameters, each pointer (with `every`: each parameter) followed
+/// by its shadow.
+SmallVector<RuleParam, 12> ArgumentsWithShadows(Function &fn, bool every) {
   SmallVector<RuleParam, 12> params;
   std::string name = "`" + fn.getName().str() + "`";
   for (unsigned k = 0; k < fn.arg_size(); ++k) {
     Type *t = fn.getFunctionType()->getParamType(k);
     params.push_back({t, "parameter " + std::to_string(k) + " of " + name});
-    if (t->isPointerTy())
+    if (every || t->isPointerTy())
       params.push_back(
           {t, "the shadow of parameter " + std::to_string(k) + " of " + name});
   }
@@ -96,6 +101,17 @@ Type *GradientType(Function &fn) {
   return leaves.size() == 1 ? leaves[0] : StructType::get(c, leaves);
 }
 
+/// Whether `rule` takes a shadow after every argument of fn, integers and
+/// floats too (a form Enzyme's users write; their shadows are zero), rather
+/// than after each pointer.
+bool ShadowsEveryArgument(Function &fn, const ReverseRule &rule) {
+  unsigned pointers = 0;
+  for (Type *t : fn.getFunctionType()->params())
+    pointers += t->isPointerTy();
+  return rule.augment && pointers != fn.arg_size() &&
+         rule.augment->arg_size() == 2 * fn.arg_size();
+}
+
 } // namespace
 
 absl::Status ReverseEmitter::CheckReverseRule(CallBase &call, Function &fn,
@@ -114,7 +130,8 @@ absl::Status ReverseEmitter::CheckReverseRule(CallBase &call, Function &fn,
   LLVMContext &c = fn.getContext();
   Type *ptr = PointerType::getUnqual(c);
   Type *ret = fn.getReturnType();
-  SmallVector<RuleParam, 12> params = ArgumentsWithShadows(fn);
+  SmallVector<RuleParam, 12> params =
+      ArgumentsWithShadows(fn, ShadowsEveryArgument(fn, rule));
   if (std::string p = CheckParams(*rule.augment, params); !p.empty())
     return fail(p);
   Type *augRet = rule.augment->getReturnType();
@@ -154,11 +171,15 @@ absl::Status ReverseEmitter::AugmentRuleCall(CallBase &call, Function &fn,
   AugmentedCall &info = augmented_[&call];
   info.rule = rule;
   SmallVector<Value *, 12> args;
+  bool every = ShadowsEveryArgument(fn, rule);
   for (unsigned k = 0; k < call.arg_size(); ++k) {
     Value *a = call.getArgOperand(k);
     args.push_back(a);
     Value *shadow = nullptr;
-    if (a->getType()->isPointerTy()) {
+    if (!a->getType()->isPointerTy() && every) {
+      shadow = Constant::getNullValue(a->getType());
+      args.push_back(shadow);
+    } else if (a->getType()->isPointerTy()) {
       shadow = JoinedShadow(a);
       if (!shadow)
         shadow = SinkShadow(); // Constant for the caller: adjoints dropped.
