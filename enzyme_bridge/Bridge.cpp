@@ -435,7 +435,7 @@ void CleanUp(Module &m) {
 
 /// Differentiates one batch of request calls with one cache.
 absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
-                                const BridgeOptions &opts) {
+                                const BridgeOptions &opts, bool nested) {
   std::vector<absl::Status> errors;
   SmallVector<RequestCall, 16> parsed;
   for (CallBase *cb : calls) {
@@ -450,6 +450,7 @@ absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
   DerivativeCache cache(m);
   cache.set_tape_log(opts.tape_log);
   cache.set_derivative_fmf(opts.derivative_fmf);
+  cache.set_tape_pools(!nested);
   SmallVector<std::pair<RequestCall *, Function *>, 16> todo;
   for (RequestCall &rc : parsed) {
     if (rc.size_query) {
@@ -673,7 +674,26 @@ absl::Status DifferentiateModule(Module &m, const BridgeOptions &opts) {
     }
     if (ready.empty())
       return ReportRecursiveRequests(calls);
-    AD_RETURN_IF_ERROR(DifferentiateBatch(m, ready, opts));
+    // A ready request inside code that a later request differentiates
+    // (higher order): its derivative is differentiated in turn.
+    SmallVector<CallBase *, 16> nested, outer;
+    SmallPtrSet<CallBase *, 16> isReady(ready.begin(), ready.end());
+    SmallVector<DenseMap<Function *, Function *>, 4> later;
+    for (CallBase *cb : calls)
+      if (!isReady.count(cb))
+        later.push_back(Reachable(RequestTarget(*cb)));
+    for (CallBase *cb : ready)
+      (any_of(later,
+              [&](const DenseMap<Function *, Function *> &reach) {
+                return reach.count(cb->getFunction()) > 0;
+              })
+           ? nested
+           : outer)
+          .push_back(cb);
+    if (!nested.empty())
+      AD_RETURN_IF_ERROR(DifferentiateBatch(m, nested, opts, true));
+    if (!outer.empty())
+      AD_RETURN_IF_ERROR(DifferentiateBatch(m, outer, opts, false));
   }
   if (opts.erase_dead_declarations)
     CleanUp(m);

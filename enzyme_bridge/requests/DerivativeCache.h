@@ -57,6 +57,12 @@ public:
   /// adjoints); the primal's own instructions keep theirs.
   void set_derivative_fmf(llvm::FastMathFlags fmf) { derivative_fmf_ = fmf; }
   llvm::FastMathFlags derivative_fmf() const { return derivative_fmf_; }
+  /// Whether loop tapes keep their arrays between calls in pools (atomic
+  /// exchanges on globals). Off for derivatives that another request will
+  /// differentiate in turn (higher order): plain allocations are what that
+  /// outer derivative can differentiate.
+  void set_tape_pools(bool on) { tape_pools_ = on; }
+  bool tape_pools() const { return tape_pools_; }
 
 private:
   absl::Status EmitBody(const DiffRequest &r, llvm::Function &f);
@@ -66,6 +72,7 @@ private:
   std::deque<DiffRequest> pending_;
   llvm::raw_ostream *tape_log_ = nullptr;
   llvm::FastMathFlags derivative_fmf_;
+  bool tape_pools_ = true;
 };
 
 } // namespace autodiff

@@ -543,7 +543,7 @@ void ReverseEmitter::FinishTapes() {
     LoopTape &t = entry.second;
     if (t.caches.empty())
       continue;
-    GlobalVariable *pool = TapePool(number);
+    GlobalVariable *pool = cache_.tape_pools() ? TapePool(number) : nullptr;
     Function *reserve = ReserveFunction(t, number, pool);
     Function *release = ReleaseFunction(t, number, pool);
     ++number;

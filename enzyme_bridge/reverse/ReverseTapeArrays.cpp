@@ -213,29 +213,34 @@ Function *ReverseEmitter::ReserveFunction(LoopTape &t, unsigned number,
   Value *capacity = f->getArg(0), *need = f->getArg(1);
   auto *entry = BasicBlock::Create(c, "entry", f);
   auto *first = BasicBlock::Create(c, "first", f);
-  auto *take = BasicBlock::Create(c, "take", f);
-  auto *adopt = BasicBlock::Create(c, "adopt", f);
   auto *grow = BasicBlock::Create(c, "grow", f);
   auto *done = BasicBlock::Create(c, "done", f);
   IRBuilder<> b(entry);
   Value *cap = b.CreateLoad(i64, capacity);
   b.CreateCondBr(b.CreateICmpULE(need, cap), done, first);
   b.SetInsertPoint(first);
-  b.CreateCondBr(b.CreateICmpEQ(cap, b.getInt64(0)), take, grow);
-  // The pool's block: {i64 capacity, i64 count, ptr array...}.
-  b.SetInsertPoint(take);
-  Value *block = b.CreateAtomicRMW(AtomicRMWInst::Xchg, pool,
-                                   ConstantPointerNull::get(b.getPtrTy()),
-                                   MaybeAlign(8), AtomicOrdering::AcquireRelease);
-  b.CreateCondBr(b.CreateIsNull(block), grow, adopt);
-  b.SetInsertPoint(adopt);
-  Value *pooled = b.CreateLoad(i64, block);
-  b.CreateStore(pooled, capacity);
-  for (unsigned k = 0; k < n; ++k)
-    b.CreateStore(b.CreateLoad(ptr, b.CreateConstGEP1_64(i64, block, 2 + k)),
-                  f->getArg(2 + k));
-  b.CreateCall(m.getOrInsertFunction("free", b.getVoidTy(), ptr), {block});
-  b.CreateCondBr(b.CreateICmpULE(need, pooled), done, grow);
+  if (!pool) {
+    b.CreateBr(grow);
+  } else {
+    auto *take = BasicBlock::Create(c, "take", f, grow);
+    auto *adopt = BasicBlock::Create(c, "adopt", f, grow);
+    b.CreateCondBr(b.CreateICmpEQ(cap, b.getInt64(0)), take, grow);
+    // The pool's block: {i64 capacity, i64 count, ptr array...}.
+    b.SetInsertPoint(take);
+    Value *block = b.CreateAtomicRMW(
+        AtomicRMWInst::Xchg, pool, ConstantPointerNull::get(b.getPtrTy()),
+        MaybeAlign(8), AtomicOrdering::AcquireRelease);
+    b.CreateCondBr(b.CreateIsNull(block), grow, adopt);
+    b.SetInsertPoint(adopt);
+    Value *pooled = b.CreateLoad(i64, block);
+    b.CreateStore(pooled, capacity);
+    for (unsigned k = 0; k < n; ++k)
+      b.CreateStore(
+          b.CreateLoad(ptr, b.CreateConstGEP1_64(i64, block, 2 + k)),
+          f->getArg(2 + k));
+    b.CreateCall(m.getOrInsertFunction("free", b.getVoidTy(), ptr), {block});
+    b.CreateCondBr(b.CreateICmpULE(need, pooled), done, grow);
+  }
 
   b.SetInsertPoint(grow);
   Value *now = b.CreateLoad(i64, capacity);
@@ -289,6 +294,18 @@ Function *ReverseEmitter::ReleaseFunction(LoopTape &t, unsigned number,
 
   IRBuilder<> b(entry);
   Value *cap = b.CreateLoad(i64, f->getArg(0));
+  if (!pool) {
+    keep->eraseFromParent();
+    replaced->eraseFromParent();
+    b.CreateBr(drop);
+    b.SetInsertPoint(drop);
+    for (unsigned k = 0; k < n; ++k)
+      b.CreateCall(freeFn, {b.CreateLoad(ptr, f->getArg(1 + k))});
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+    b.CreateRetVoid();
+    return f;
+  }
   Value *small = b.CreateICmpULE(
       cap, b.getInt64(kMaxPooledBytes / std::max<uint64_t>(elementBytes, 1)));
   b.CreateCondBr(b.CreateAnd(b.CreateICmpNE(cap, b.getInt64(0)), small), keep,
