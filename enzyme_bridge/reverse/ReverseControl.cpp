@@ -67,7 +67,13 @@ absl::Status ReverseEmitter::RewriteReturns() {
     // only there): its own block, between the return and the reverse
     // block of the return's block.
     BasicBlock *target = reverse_of_[ret->getParent()];
-    if (active_return_ && v) {
+    Value *shadow = nullptr;
+    if (active_return_ && v && ContainsPointer(v->getType())) {
+      shadow = JoinedShadow(v);
+      if (!shadow)
+        return Unsupported(*ret, "returning an active pointer whose shadow "
+                                 "is unknown");
+    } else if (active_return_ && v) {
       BasicBlock *seed =
           BasicBlock::Create(out_.getContext(), "rev.seed", &out_);
       BeginRegion(seed, ret->getParent());
@@ -76,7 +82,7 @@ absl::Status ReverseEmitter::RewriteReturns() {
       target = seed;
     }
     BranchInst *br = BranchInst::Create(target, ret);
-    split_points_.push_back({br, v});
+    split_points_.push_back({br, v, shadow});
     ret->eraseFromParent();
   }
   return absl::OkStatus();

@@ -95,6 +95,8 @@ struct LoopTape {
 struct SplitPoint {
   llvm::BranchInst *branch = nullptr;
   llvm::Value *result = nullptr;
+  /// The result's shadow, for an active pointer result.
+  llvm::Value *shadow = nullptr;
 };
 
 class ReverseEmitter : public llvm::InstVisitor<ReverseEmitter, absl::Status> {

@@ -36,6 +36,13 @@ static bool ReturnIsActive(const DiffRequest &r) {
   return r.return_tangent;
 }
 
+/// Whether the derivative takes `dret`, the seed of the return: an active
+/// return of floats. (An active pointer return, possible for the halves of
+/// a split derivative, has a shadow instead.)
+static bool TakesReturnSeed(const DiffRequest &r) {
+  return r.return_tangent && !ContainsPointer(r.fn->getReturnType());
+}
+
 FunctionType *ReverseDerivativeType(const DiffRequest &r) {
   FunctionType *fty = r.fn->getFunctionType();
   SmallVector<Type *, 8> params;
@@ -50,12 +57,18 @@ FunctionType *ReverseDerivativeType(const DiffRequest &r) {
     if (r.args[i] == ArgActivity::Out)
       leaves.push_back(fty->getParamType(i));
   }
-  if (ReturnIsActive(r))
+  if (TakesReturnSeed(r))
     params.push_back(ret);
   Type *rt = leaves.empty()       ? Type::getVoidTy(fty->getContext())
              : leaves.size() == 1 ? leaves[0]
                                   : StructType::get(fty->getContext(), leaves);
   return FunctionType::get(rt, params, /*isVarArg=*/false);
+}
+
+/// Whether the augmented half also returns the shadow of the result: an
+/// active pointer result.
+static bool TakesShadowReturn(const DiffRequest &r) {
+  return r.return_tangent && r.fn->getReturnType()->isPointerTy();
 }
 
 /// The primal parameters, each followed by its shadow when duplicated.
@@ -74,7 +87,10 @@ FunctionType *AugmentedType(const DiffRequest &r) {
   LLVMContext &c = r.fn->getContext();
   Type *tape = PointerType::getUnqual(c);
   Type *ret = r.fn->getReturnType();
-  Type *rt = ret->isVoidTy() ? tape : StructType::get(c, {tape, ret});
+  Type *rt = ret->isVoidTy() ? tape
+             : TakesShadowReturn(r)
+                 ? StructType::get(c, {tape, ret, ret})
+                 : StructType::get(c, {tape, ret});
   return FunctionType::get(rt, PrimalAndShadowParams(r), /*isVarArg=*/false);
 }
 
@@ -122,7 +138,7 @@ ReverseEmitter::~ReverseEmitter() = default;
 absl::Status ReverseEmitter::Run() {
   cloned_ = ClonePrimalBody(req_, out_);
   active_return_ = ReturnIsActive(req_);
-  if (active_return_) {
+  if (TakesReturnSeed(req_)) {
     dret_ = out_.getArg(out_.arg_size() - 1);
     dret_->setName("dret");
   }

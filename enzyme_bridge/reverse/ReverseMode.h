@@ -32,8 +32,10 @@ llvm::FunctionType *ReverseDerivativeType(const DiffRequest &r);
 
 /// The augmented forward sweep of a split derivative: per parameter its
 /// primal, then its shadow for dup / dupnoneed; returns the tape (`ptr`),
-/// or `{ptr tape, primal result}` when the function returns a value. This is
-/// the calling convention of a custom rule's `augment` function too.
+/// or `{ptr tape, primal result}` when the function returns a value, and
+/// `{ptr tape, result, result's shadow}` for an active pointer result
+/// (`return_tangent` on a pointer result means this in split modes). This
+/// is the calling convention of a custom rule's `augment` function too.
 llvm::FunctionType *AugmentedType(const DiffRequest &r);
 
 /// The reverse sweep of a split derivative: the augmented sweep's

@@ -151,10 +151,12 @@ ReverseEmitter::ModuleCallRequest(CallBase &call, Function &callee) {
     r.args.push_back(act);
   }
   Type *rt = call.getType();
-  if (ContainsPointer(rt) && Active(&call))
+  if (ContainsPointer(rt) && !rt->isPointerTy() && Active(&call))
     return Unsupported(call, "a call kept as a call (recursive) to " + name +
-                                 " whose result is an active pointer");
-  r.return_tangent = HoldsFloat(rt) && Active(&call);
+                                 " whose result is an aggregate holding an "
+                                 "active pointer");
+  // An active pointer result: the augmented half returns its shadow too.
+  r.return_tangent = (HoldsFloat(rt) || rt->isPointerTy()) && Active(&call);
   AD_RETURN_IF_ERROR(CheckReverseRequest(r));
   return r;
 }
@@ -192,6 +194,8 @@ absl::Status ReverseEmitter::AugmentModuleCall(CallBase &call) {
                   : cast<Instruction>(fb_.CreateExtractValue(ac, 0, "tape"));
   if (!call.getType()->isVoidTy())
     info.result = fb_.CreateExtractValue(ac, 1, call.getName() + ".primal");
+  if (call.getType()->isPointerTy() && r->return_tangent)
+    shadows_[&call] = fb_.CreateExtractValue(ac, 2, call.getName() + "'");
   tape_of_call_[info.tape] = &call;
   return absl::OkStatus();
 }
@@ -216,7 +220,7 @@ absl::Status ReverseEmitter::VisitModuleCall(CallBase &call,
     return ErrorAt(rev.status().code(), call,
                    std::string(rev.status().message()));
   SmallVector<Value *, 8> args = ReverseCallArgs(call, info);
-  if (r.return_tangent)
+  if (r.return_tangent && !call.getType()->isPointerTy())
     args.push_back(TakeAdjoint(&call));
   args.push_back(LookupTape(info));
   CallInst *d = rb_.CreateCall(*rev, args);

@@ -220,6 +220,14 @@ Value *Splitter::FieldAddress(IRBuilder<> &b, Value *tape,
   return b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), tape, f.offset);
 }
 
+/// A returned shadow in the augmented half: a value of the forward half,
+/// an argument, or a constant (the sink arena's helper call included).
+static Value *MapShadow(ValueToValueMapTy &vm, Value *shadow) {
+  if (isa<Constant>(shadow))
+    return shadow;
+  return vm[shadow];
+}
+
 /// The halves return other types than the combined derivative.
 static void DropReturnAttributes(Function &f) {
   AttributeList al = f.getAttributes();
@@ -282,7 +290,13 @@ void Splitter::FillAugmented(Function &aug) {
       Value *result = p.result ? vm[p.result] : PoisonValue::get(
                                                     rt->getStructElementType(1));
       Value *agg = rb.CreateInsertValue(PoisonValue::get(rt), tape, {0});
-      rb.CreateRet(rb.CreateInsertValue(agg, result, {1}));
+      agg = rb.CreateInsertValue(agg, result, {1});
+      if (rt->getStructNumElements() == 3)
+        agg = rb.CreateInsertValue(agg, p.shadow ? MapShadow(vm, p.shadow)
+                                                 : PoisonValue::get(
+                                                       rt->getStructElementType(2)),
+                                   {2});
+      rb.CreateRet(agg);
     }
     br->eraseFromParent();
   }

@@ -5,7 +5,9 @@
 // it), so nothing is run again. In-place scaling at every level, a caller
 // that zeroes what the recursion read, a recursive prefix sum into an
 // output array, a recursion with a loop and a heap buffer at each level,
-// mutual recursion updating a state vector, and several returns.
+// mutual recursion updating a state vector, several returns, and
+// recursive functions returning a pointer into their argument or fresh
+// memory (the split derivative returns the result's shadow).
 // Gradients against finite differences.
 // RUN: sh %testlib/run-c.sh %s
 
@@ -87,6 +89,38 @@ double branchy(const double *x, int n) {
   return s + sqrt(x[n]);
 }
 
+/* Returns a pointer into its argument: the caller reads and writes
+   through it (the split derivative returns the result's shadow too). */
+double *walk(double *p, int n) { return n == 0 ? p : walk(p + 1, n - 1); }
+double use_walk(double *p, int n) {
+  double *e = walk(p, n);
+  double v = e[0] * e[1];
+  e[0] = sin(v);
+  return e[0] + p[0] * v;
+}
+
+/* Returns fresh memory, filled on the way back up. */
+double *fill(const double *x, int n) {
+  if (n == 0) return malloc(N * sizeof(double));
+  double *m = fill(x, n - 1);
+  m[n - 1] = x[n - 1] * x[(n - 1 + 2) % N];
+  return m;
+}
+double use_fill(const double *x) {
+  double *m = fill(x, N);
+  double s = 0;
+  for (int i = 0; i < N; ++i) s += sin(m[i]) * x[i];
+  free(m);
+  return s;
+}
+
+static double walk_fd(const double *x, void *c) {
+  (void)c;
+  double p[N];
+  memcpy(p, x, sizeof p);
+  return use_walk(p, 3);
+}
+static double fill_fd(const double *x, void *c) { (void)c; return use_fill(x); }
 static double scale_fd(const double *x, void *c) {
   (void)c;
   double p[2] = {x[0], x[1]};
@@ -146,5 +180,14 @@ int main(void) {
   memset(dp, 0, sizeof dp);
   __enzyme_autodiff((void *)branchy, enzyme_dup, x, dp, enzyme_const, N - 1);
   CHECK_GRADIENT(branchy_fd, 0, x, N, dp);
+
+  memcpy(p, x, sizeof p);
+  memset(dp, 0, sizeof dp);
+  __enzyme_autodiff((void *)use_walk, enzyme_dup, p, dp, enzyme_const, 3);
+  CHECK_GRADIENT(walk_fd, 0, x, N, dp);
+
+  memset(dp, 0, sizeof dp);
+  __enzyme_autodiff((void *)use_fill, enzyme_dup, x, dp);
+  CHECK_GRADIENT(fill_fd, 0, x, N, dp);
   return fd_report();
 }

@@ -9,8 +9,8 @@
 ; RUN: not %autodiff-opt %t/fptr.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=FPTR
 ; RUN: not %autodiff-opt %t/irreducible.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=IRR
 
-; REC: autodiff-opt: error: in function `last_squared` (while generating `diffe_last_squared`), call to `walk`: reverse mode does not yet support a call kept as a call (recursive) to `walk` whose result is an active pointer
-; REC-NEXT: {{^}}  instruction: %e = call ptr @walk(ptr %p, i32 %n)
+; REC: autodiff-opt: error: in function `last_squared` (while generating `diffe_last_squared`), call to `walk`: reverse mode does not yet support a call kept as a call (recursive) to `walk` whose result is an aggregate holding an active pointer
+; REC-NEXT: {{^}}  instruction: %e = call { ptr, i64 } @walk(ptr %p, i64 %n)
 ; BODY: in function `f` (while generating `diffe_f`), call to `mystery`: reverse mode does not yet support a call to `mystery`, which has no body and no derivative rule
 ; WIDTH: enzyme_width in reverse mode (vector reverse mode) is not yet supported; requested for `sq`
 ; FPTR: autodiff-opt: error: in function `apply` (while generating `diffe_apply`), indirect call through `%g`: call through a function pointer with active arguments, and no function of this type in the module has its address taken: the callee is unknown
@@ -18,32 +18,36 @@
 ; DUP: parameter 0 of `sq` is passed by value with enzyme_dup; in reverse mode a scalar is enzyme_out (its gradient is returned) or enzyme_const
 
 ;--- recursive.ll
-; A recursive function returning a pointer into its active argument: the
-; call stays a call, and a split derivative has no shadow return yet.
-define ptr @walk(ptr %p, i32 %n) {
+; A recursive function returning a slice (pointer and length) into its
+; active argument: the call stays a call, and a split derivative has no
+; shadow return for an aggregate holding a pointer yet.
+define { ptr, i64 } @walk(ptr %p, i64 %n) {
 entry:
-  %done = icmp eq i32 %n, 0
+  %done = icmp eq i64 %n, 1
   br i1 %done, label %base, label %step
 base:
-  ret ptr %p
+  %s0 = insertvalue { ptr, i64 } poison, ptr %p, 0
+  %s1 = insertvalue { ptr, i64 } %s0, i64 %n, 1
+  ret { ptr, i64 } %s1
 step:
   %q = getelementptr double, ptr %p, i64 1
-  %m = sub i32 %n, 1
-  %r = call ptr @walk(ptr %q, i32 %m)
-  ret ptr %r
+  %m = sub i64 %n, 1
+  %r = call { ptr, i64 } @walk(ptr %q, i64 %m)
+  ret { ptr, i64 } %r
 }
-define double @last_squared(ptr %p, i32 %n) {
-  %e = call ptr @walk(ptr %p, i32 %n)
-  %v = load double, ptr %e
+define double @last_squared(ptr %p, i64 %n) {
+  %e = call { ptr, i64 } @walk(ptr %p, i64 %n)
+  %ep = extractvalue { ptr, i64 } %e, 0
+  %v = load double, ptr %ep
   %s = fmul double %v, %v
   ret double %s
 }
-declare double @__enzyme_autodiff(...)
+declare void @__enzyme_autodiff(...)
 @enzyme_dup = external global i32
 @enzyme_const = external global i32
-define double @caller(ptr %p, ptr %dp) {
-  %r = call double (...) @__enzyme_autodiff(ptr @last_squared, ptr @enzyme_dup, ptr %p, ptr %dp, ptr @enzyme_const, i32 3)
-  ret double %r
+define void @caller(ptr %p, ptr %dp) {
+  call void (...) @__enzyme_autodiff(ptr @last_squared, ptr @enzyme_dup, ptr %p, ptr %dp, ptr @enzyme_const, i64 3)
+  ret void
 }
 
 ;--- nobody.ll
