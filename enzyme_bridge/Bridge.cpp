@@ -435,7 +435,8 @@ void CleanUp(Module &m) {
 
 /// Differentiates one batch of request calls with one cache.
 absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
-                                const BridgeOptions &opts, bool nested) {
+                                const BridgeOptions &opts, bool nested,
+                                bool respect_noinline) {
   std::vector<absl::Status> errors;
   SmallVector<RequestCall, 16> parsed;
   for (CallBase *cb : calls) {
@@ -451,6 +452,7 @@ absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
   cache.set_tape_log(opts.tape_log);
   cache.set_derivative_fmf(opts.derivative_fmf);
   cache.set_tape_pools(!nested);
+  cache.set_respect_noinline(respect_noinline);
   SmallVector<std::pair<RequestCall *, Function *>, 16> todo;
   for (RequestCall &rc : parsed) {
     if (rc.size_query) {
@@ -649,6 +651,10 @@ absl::StatusOr<FastMathFlags> ParseFastMathFlags(std::string_view spec) {
 absl::Status DifferentiateModule(Module &m, const BridgeOptions &opts) {
   AD_RETURN_IF_ERROR(RejectUnsupportedEntryPoints(m));
   AD_RETURN_IF_ERROR(ApplyShadowRegistrations(m));
+  // clang -O0 marks every function `noinline` (see DerivativeCache).
+  bool respect_noinline = any_of(m, [](const Function &f) {
+    return !f.isDeclaration() && !f.hasFnAttribute(Attribute::NoInline);
+  });
   // A request is ready when the code it differentiates contains no other
   // request (a derivative of a function that itself asks for one): ready
   // requests are replaced first, in rounds, so outer derivatives
@@ -691,9 +697,11 @@ absl::Status DifferentiateModule(Module &m, const BridgeOptions &opts) {
            : outer)
           .push_back(cb);
     if (!nested.empty())
-      AD_RETURN_IF_ERROR(DifferentiateBatch(m, nested, opts, true));
+      AD_RETURN_IF_ERROR(
+          DifferentiateBatch(m, nested, opts, true, respect_noinline));
     if (!outer.empty())
-      AD_RETURN_IF_ERROR(DifferentiateBatch(m, outer, opts, false));
+      AD_RETURN_IF_ERROR(
+          DifferentiateBatch(m, outer, opts, false, respect_noinline));
   }
   if (opts.erase_dead_declarations)
     CleanUp(m);

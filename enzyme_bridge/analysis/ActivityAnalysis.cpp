@@ -347,6 +347,18 @@ public:
     VaryAggregate(agg);
   }
 
+  /// Whether `p` points into the memory of an argument not varied (one the
+  /// caller passed as constant).
+  bool IntoConstantArgument(const Value *p) const {
+    if (varied_.count(p))
+      return false;
+    SmallVector<const Value *, 4> objs;
+    getUnderlyingObjects(p, objs);
+    return !objs.empty() && all_of(objs, [&](const Value *o) {
+      return isa<Argument>(o) && !varied_.count(o);
+    });
+  }
+
   /// `v` (a pointer or an aggregate holding pointers) points to memory the
   /// caller treats as active.
   /// With `keep_constant_args`, a pointer that points into a constant
@@ -452,10 +464,16 @@ public:
       AllocKind ak = ClassifyAllocation(*call);
       if (ak == AllocKind::Free || ak == AllocKind::RefCount)
         return;
-      // The callee may store active data through pointers it gets.
+      // The callee may store active data through pointers it gets, except
+      // into a constant argument's memory: the caller declared it inactive
+      // (a callee kept as a call that stores active data there is refused
+      // when its own derivative is made). At -O0 every parameter goes
+      // through a stack slot, so "may write" is the answer for most of
+      // them.
       for (const Use &a : call->args())
         if (a->getType()->isPtrOrPtrVectorTy() &&
-            writes_.MayWrite(*call, call->getArgOperandNo(&a)))
+            writes_.MayWrite(*call, call->getArgOperandNo(&a)) &&
+            !IntoConstantArgument(a.get()))
           VaryMemory(a.get());
       Vary(call);
       return;
@@ -565,10 +583,13 @@ ActivityInfo ActivityInfo::Compute(const Function &f,
           s.Vary(gv);
   // A returned pointer whose shadow the caller asks for points to memory
   // the caller treats as active.
-  if (active_return && ContainsPointer(f.getReturnType()))
+  // (The returned values' types, not f's: a reverse derivative's copy of
+  // the primal returns the primal's values until its returns are rewritten.)
+  if (active_return)
     for (const Instruction &i : instructions(f))
       if (const auto *ret = dyn_cast<ReturnInst>(&i))
-        if (ret->getReturnValue())
+        if (ret->getReturnValue() &&
+            ContainsPointer(ret->getReturnValue()->getType()))
           s.VaryAggregate(ret->getReturnValue());
   s.SolveVaried();
   s.RefineFields();

@@ -63,6 +63,13 @@ public:
   /// outer derivative can differentiate.
   void set_tape_pools(bool on) { tape_pools_ = on; }
   bool tape_pools() const { return tape_pools_; }
+  /// Whether reverse mode keeps calls to `noinline` functions out of line
+  /// (through split derivatives) instead of inlining them. Off for modules
+  /// where every function is `noinline` (clang -O0), where the attribute
+  /// says nothing about keeping a function out of line, and inlining gives
+  /// the derivative the caller's view of the callee's memory.
+  void set_respect_noinline(bool on) { respect_noinline_ = on; }
+  bool respect_noinline() const { return respect_noinline_; }
 
 private:
   absl::Status EmitBody(const DiffRequest &r, llvm::Function &f);
@@ -73,6 +80,7 @@ private:
   llvm::raw_ostream *tape_log_ = nullptr;
   llvm::FastMathFlags derivative_fmf_;
   bool tape_pools_ = true;
+  bool respect_noinline_ = true;
 };
 
 } // namespace autodiff

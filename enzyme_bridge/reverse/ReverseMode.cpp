@@ -309,9 +309,32 @@ static bool IsRecursive(Function &f) {
   return false;
 }
 
+/// Whether a call the primal keeps out of line (`noinline` on the callee
+/// or the call) stays a call in the derivative, through the callee's split
+/// derivative: the derivative is not given more inlining than the primal
+/// pipeline would allow. Calls the split derivatives cannot take yet
+/// (invoke, byval/sret/inalloca parameters, variadic callees, aggregates
+/// holding pointers returned) are inlined instead.
+static bool KeptOutOfLine(const CallBase &call, const Function &callee) {
+  if (!call.isNoInline() && !callee.hasFnAttribute(Attribute::NoInline))
+    return false;
+
+  if (!isa<CallInst>(call) || callee.isVarArg())
+    return false;
+  for (unsigned k = 0; k < callee.arg_size(); ++k)
+    if (callee.hasParamAttribute(k, Attribute::ByVal) ||
+        callee.hasParamAttribute(k, Attribute::StructRet) ||
+        callee.hasParamAttribute(k, Attribute::InAlloca) ||
+        callee.hasParamAttribute(k, Attribute::Preallocated))
+      return false;
+  Type *rt = callee.getReturnType();
+  return !ContainsPointer(rt) || rt->isPointerTy();
+}
+
 /// Calls to functions defined in the module are inlined into the copy, so
 /// the reverse sweep sees one body. Calls to recursive functions stay
-/// (ReverseModuleCalls.cpp); so do inactive ones.
+/// (ReverseModuleCalls.cpp); so do inactive ones, and calls the primal
+/// keeps out of line (KeptOutOfLine).
 void ReverseEmitter::InlineModuleCalls() {
   DenseMap<Function *, bool> recursive;
   constexpr unsigned kRounds = 16;
@@ -331,7 +354,8 @@ void ReverseEmitter::InlineModuleCalls() {
         auto known = recursive.try_emplace(callee, false);
         if (known.second)
           known.first->second = IsRecursive(*callee);
-        if (known.first->second)
+        if (known.first->second ||
+            (cache_.respect_noinline() && KeptOutOfLine(*call, *callee)))
           continue;
         calls.push_back(call);
       }

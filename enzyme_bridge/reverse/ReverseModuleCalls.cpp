@@ -256,6 +256,10 @@ Value *ReverseEmitter::LookupTape(const AugmentedCall &info) {
 
 void ReverseEmitter::ReplaceAugmentedCalls() {
   for (auto &[call, info] : augmented_) {
+    // A split point may return the call's result (`return g(x);`).
+    for (SplitPoint &p : split_points_)
+      if (p.result == call)
+        p.result = info.result;
     if (info.result)
       call->replaceAllUsesWith(info.result);
     call->eraseFromParent();

@@ -220,12 +220,12 @@ Value *Splitter::FieldAddress(IRBuilder<> &b, Value *tape,
   return b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), tape, f.offset);
 }
 
-/// A returned shadow in the augmented half: a value of the forward half,
-/// an argument, or a constant (the sink arena's helper call included).
-static Value *MapShadow(ValueToValueMapTy &vm, Value *shadow) {
-  if (isa<Constant>(shadow))
-    return shadow;
-  return vm[shadow];
+/// A returned value or shadow in the augmented half: a value of the
+/// forward half or an argument (mapped), or a constant (itself).
+static Value *Mapped(ValueToValueMapTy &vm, Value *v) {
+  if (isa<Constant>(v))
+    return v;
+  return vm[v];
 }
 
 /// The halves return other types than the combined derivative.
@@ -242,6 +242,8 @@ static void DropReturnAttributes(Function &f) {
 /// whose returns store the live values into the tape and return it.
 void Splitter::FillAugmented(Function &aug) {
   ValueToValueMapTy vm;
+  for (unsigned k = 0; k < c_.arg_size() && k < aug.arg_size(); ++k)
+    aug.getArg(k)->setName(c_.getArg(k)->getName());
   for (unsigned k = 0; k < c_.arg_size(); ++k)
     vm[c_.getArg(k)] = k < aug.arg_size()
                            ? static_cast<Value *>(aug.getArg(k))
@@ -281,18 +283,18 @@ void Splitter::FillAugmented(Function &aug) {
       rb.CreateStore(rb.getInt32(k), FieldAddress(rb, tape, *index_));
     for (const TapeField &f : fields_)
       if (!f.slot && dt.dominates(cast<Instruction>(f.value), p.branch))
-        rb.CreateAlignedStore(vm[f.value], FieldAddress(rb, tape, f),
+        rb.CreateAlignedStore(Mapped(vm, f.value), FieldAddress(rb, tape, f),
                               dl_.getABITypeAlign(f.value->getType()));
     Type *rt = aug.getReturnType();
     if (rt->isPointerTy()) {
       rb.CreateRet(tape);
     } else {
-      Value *result = p.result ? vm[p.result] : PoisonValue::get(
+      Value *result = p.result ? Mapped(vm, p.result) : PoisonValue::get(
                                                     rt->getStructElementType(1));
       Value *agg = rb.CreateInsertValue(PoisonValue::get(rt), tape, {0});
       agg = rb.CreateInsertValue(agg, result, {1});
       if (rt->getStructNumElements() == 3)
-        agg = rb.CreateInsertValue(agg, p.shadow ? MapShadow(vm, p.shadow)
+        agg = rb.CreateInsertValue(agg, p.shadow ? Mapped(vm, p.shadow)
                                                  : PoisonValue::get(
                                                        rt->getStructElementType(2)),
                                    {2});
@@ -317,8 +319,10 @@ void Splitter::FillAugmented(Function &aug) {
 /// derivative's reverse half follows, and its returns free the tape.
 void Splitter::FillReverse(Function &rev) {
   ValueToValueMapTy vm;
-  for (unsigned k = 0; k < c_.arg_size(); ++k)
+  for (unsigned k = 0; k < c_.arg_size(); ++k) {
+    rev.getArg(k)->setName(c_.getArg(k)->getName());
     vm[c_.getArg(k)] = rev.getArg(k);
+  }
   SmallVector<ReturnInst *, 4> returns;
   CloneFunctionInto(&rev, &c_, vm, CloneFunctionChangeType::LocalChangesOnly,
                     returns);
