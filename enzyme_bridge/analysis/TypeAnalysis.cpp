@@ -279,11 +279,20 @@ BaseType OfTbaa(const Instruction &i, LLVMContext &ctx) {
   return b;
 }
 
+/// What the functions a call reaches say of the memory behind their
+/// pointer parameters, computed once per function (a few calls deep).
+using CalleeFacts = DenseMap<const Function *, MapVector<const Value *, MemoryTypes>>;
+
+/// How deep the analysis follows calls into functions of the module.
+constexpr unsigned kMaxCallDepth = 3;
+
 class Builder {
 public:
   Builder(const Function &f,
-          MapVector<const Value *, MemoryTypes> &objects)
-      : f_(f), dl_(f.getDataLayout()), objects_(objects) {}
+          MapVector<const Value *, MemoryTypes> &objects,
+          CalleeFacts *callees = nullptr, unsigned depth = 0)
+      : f_(f), dl_(f.getDataLayout()), objects_(objects), callees_(callees),
+        depth_(depth) {}
 
   bool AddAccess(const Value *ptr, Type *t, BaseType tbaa) {
     auto [obj, off] = Locate(ptr, dl_);
@@ -363,6 +372,7 @@ public:
         AddAccess(s->getPointerOperand(), s->getValueOperand()->getType(),
                   OfTbaa(i, ctx));
     }
+    AddCalleeFacts();
     // Memory transfers: both sides hold the same data.
     for (int round = 0; round < 4; ++round) {
       bool changed = false;
@@ -378,6 +388,50 @@ public:
       if (!changed)
         break;
     }
+  }
+
+  /// A pointer passed to a function of the module points to memory of the
+  /// types the callee reads and writes through that parameter (a struct
+  /// the callee fills through an output pointer, which the caller then
+  /// copies, is seen whole even when the call is not inlined).
+  void AddCalleeFacts() {
+    if (!callees_ || depth_ >= kMaxCallDepth)
+      return;
+    for (const Instruction &i : instructions(f_)) {
+      const auto *call = dyn_cast<CallBase>(&i);
+      const Function *callee =
+          call ? dyn_cast<Function>(call->getCalledOperand()->stripPointerCasts())
+               : nullptr;
+      if (!callee || callee->isDeclaration() || callee == &f_ ||
+          callee->isVarArg())
+        continue;
+      const MapVector<const Value *, MemoryTypes> *facts = FactsOf(*callee);
+      if (!facts)
+        continue;
+      for (unsigned k = 0; k < call->arg_size() && k < callee->arg_size();
+           ++k) {
+        if (!call->getArgOperand(k)->getType()->isPointerTy())
+          continue;
+        auto it = facts->find(callee->getArg(k));
+        if (it == facts->end())
+          continue;
+        auto [obj, off] = Locate(call->getArgOperand(k), dl_);
+        for (const auto &[at, b] : it->second.at)
+          objects_[obj].Add(at < 0 || off < 0 ? -1 : off + at, b);
+      }
+    }
+  }
+
+  const MapVector<const Value *, MemoryTypes> *FactsOf(const Function &g) {
+    auto it = callees_->find(&g);
+    if (it != callees_->end())
+      return &it->second;
+    (*callees_)[&g]; // In progress (recursion): no facts yet.
+    MapVector<const Value *, MemoryTypes> facts;
+    Builder(g, facts, callees_, depth_ + 1).Run();
+    auto &slot = (*callees_)[&g];
+    slot = std::move(facts);
+    return &slot;
   }
 
   bool Copy(const Value *from, int64_t foff, const Value *to, int64_t toff) {
@@ -400,6 +454,8 @@ private:
   const Function &f_;
   const DataLayout &dl_;
   MapVector<const Value *, MemoryTypes> &objects_;
+  CalleeFacts *callees_;
+  unsigned depth_;
 };
 
 } // namespace
@@ -407,7 +463,8 @@ private:
 TypeInfo TypeInfo::Compute(const Function &f) {
   TypeInfo info;
   info.f_ = &f;
-  Builder(f, info.objects_).Run();
+  CalleeFacts callees;
+  Builder(f, info.objects_, &callees).Run();
   return info;
 }
 

@@ -14,6 +14,7 @@
 #include "support/StatusMacros.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
@@ -309,6 +310,24 @@ static bool IsRecursive(Function &f) {
   return false;
 }
 
+/// Whether `t` holds floating-point data beside data of other types.
+static bool MixesFloats(Type *t) {
+  bool floats = false, others = false;
+  SmallVector<Type *, 8> work = {t};
+  while (!work.empty()) {
+    Type *x = work.pop_back_val();
+    if (auto *st = dyn_cast<StructType>(x))
+      work.append(st->element_begin(), st->element_end());
+    else if (auto *at = dyn_cast<ArrayType>(x))
+      work.push_back(at->getElementType());
+    else if (auto *vt = dyn_cast<VectorType>(x))
+      work.push_back(vt->getElementType());
+    else
+      (x->isFloatingPointTy() ? floats : others) = true;
+  }
+  return floats && others;
+}
+
 /// Whether a call the primal keeps out of line (`noinline` on the callee
 /// or the call) stays a call in the derivative, through the callee's split
 /// derivative: the derivative is not given more inlining than the primal
@@ -327,6 +346,14 @@ static bool KeptOutOfLine(const CallBase &call, const Function &callee) {
         callee.hasParamAttribute(k, Attribute::InAlloca) ||
         callee.hasParamAttribute(k, Attribute::Preallocated))
       return false;
+  // A struct on the caller's stack that mixes floats with other fields,
+  // filled or read by the callee: inlined, so the caller's scalar
+  // replacement and type analysis see the callee's accesses (kept out of
+  // line, its copies' fields could not be told apart).
+  for (const Value *a : call.args())
+    if (const auto *slot = dyn_cast<AllocaInst>(getUnderlyingObject(a)))
+      if (MixesFloats(slot->getAllocatedType()))
+        return false;
   Type *rt = callee.getReturnType();
   return !ContainsPointer(rt) || rt->isPointerTy();
 }
