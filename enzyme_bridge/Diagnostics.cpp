@@ -101,9 +101,14 @@ std::string DescribePlace(const llvm::Instruction &inst) {
   std::string s = "in function `";
   const llvm::Function *f = inst.getFunction();
   // Inside a generated derivative, name the user's function.
-  if (f && f->hasFnAttribute(kPrimalAttr))
+  if (f && f->hasFnAttribute(kPrimalAttr)) {
+    // A split derivative's halves are cut from one combined function
+    // named after the augmented half (ReverseSplit.cpp).
+    llvm::StringRef name = f->getName();
+    name.consume_back(".combined");
     s += f->getFnAttribute(kPrimalAttr).getValueAsString().str() +
-         "` (while generating `" + f->getName().str() + "`)";
+         "` (while generating `" + name.str() + "`)";
+  }
   else
     s += (f ? f->getName().str() : "<none>") + "`";
   s += ", " + DescribeOperation(inst);
