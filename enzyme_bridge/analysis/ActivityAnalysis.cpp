@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/analysis/ActivityAnalysis.h"
+#include "enzyme_bridge/rules/BlasRules.h"
 
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/analysis/TypeAnalysis.h"
@@ -118,7 +119,7 @@ public:
         f->hasParamAttribute(i, Attribute::ReadNone))
       return false;
     if (f->isDeclaration())
-      return true;
+      return !BlasParamReadOnly(*f, i);
     return ArgMayBeWritten(*f->getArg(i), depth);
   }
 

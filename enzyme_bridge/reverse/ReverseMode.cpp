@@ -11,6 +11,7 @@
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
+#include "enzyme_bridge/rules/BlasRules.h"
 #include "support/StatusMacros.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -376,7 +377,7 @@ void ReverseEmitter::InlineModuleCalls() {
         if (!callee || callee->isDeclaration() || callee->isVarArg() ||
             callee == req_.fn || callee == &out_ ||
             callee->getFunctionType() != call->getFunctionType() ||
-            RegisteredReverseRule(*callee))
+            RegisteredReverseRule(*callee) || HasBuiltinReverseRule(*callee))
           continue;
         auto known = recursive.try_emplace(callee, false);
         if (known.second)

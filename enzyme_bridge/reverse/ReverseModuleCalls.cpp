@@ -19,6 +19,7 @@
 #include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "enzyme_bridge/reverse/ReverseMode.h"
+#include "enzyme_bridge/rules/BlasRules.h"
 #include "enzyme_bridge/rules/Rules.h"
 #include "support/StatusMacros.h"
 
@@ -112,7 +113,7 @@ bool ReverseEmitter::StaysModuleCall(CallBase &call) {
     return false;
   // A registered reverse rule takes precedence over the body and over the
   // rule table.
-  if (RegisteredReverseRule(*callee))
+  if (RegisteredReverseRule(*callee) || HasBuiltinReverseRule(*callee))
     return TouchesActiveData(call);
   return !callee->isDeclaration() &&
          ClassifyAllocation(call) == AllocKind::None && !FindRule(call) &&
@@ -165,6 +166,8 @@ absl::Status ReverseEmitter::AugmentModuleCall(CallBase &call) {
   Function &callee = *CalledFunction(call);
   if (std::optional<ReverseRule> rule = RegisteredReverseRule(callee))
     return AugmentRuleCall(call, callee, *rule);
+  if (HasBuiltinReverseRule(callee))
+    return AugmentRuleCall(call, callee, *BuiltinReverseRule(callee));
   absl::StatusOr<DiffRequest> r = ModuleCallRequest(call, callee);
   if (!r.ok())
     return r.status();

@@ -167,6 +167,13 @@ absl::Status ReverseEmitter::CheckReverseRule(CallBase &call, Function &fn,
 absl::Status ReverseEmitter::AugmentRuleCall(CallBase &call, Function &fn,
                                              const ReverseRule &rule) {
   AD_RETURN_IF_ERROR(CheckReverseRule(call, fn, rule));
+  if (fn.getName() == "numba_xxdot" && !RegisteredReverseRule(fn))
+    if (auto *kind = dyn_cast<ConstantInt>(call.getArgOperand(0));
+        kind && kind->getZExtValue() != 'd' && kind->getZExtValue() != 's')
+      return Unsupported(call, "the derivative of numba_xxdot for complex "
+                               "numbers (kind '" +
+                                   std::string(1, char(kind->getZExtValue())) +
+                                   "'); register a rule for it");
   fb_.SetInsertPoint(&call);
   AugmentedCall &info = augmented_[&call];
   info.rule = rule;

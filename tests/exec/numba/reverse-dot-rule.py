@@ -6,7 +6,9 @@
 # it (Enzyme rejected this with "The required return activity ... was
 # CONSTANT"). dot(x, Y) with a global constant Y, and two dots of active
 # arrays; checked against Y, finite differences, and the rule's call
-# counts. numba_xxdot itself comes from Inputs/xxdot_provider.c.
+# counts; then again without the user's rule, through the core's built-in
+# rule for numba_xxdot. numba_xxdot itself comes from
+# Inputs/xxdot_provider.c.
 #
 # REQUIRES: numba
 # RUN: %python-numba %s --clang %clang --autodiff-opt %autodiff-opt --testlib %testlib --inputs %S/Inputs --work %t
@@ -66,29 +68,50 @@ def main():
     os.makedirs(work, exist_ok=True)
     if run([sys.executable, __file__, "--dump", work], "numba dump") is None:
         return 1
+    for variant in ("user-rule", "builtin-rule"):
+        if not check(args, work, variant):
+            return 1
+    return 0
+
+
+def check(args, work, variant):
+    """Links, differentiates and runs the cfuncs with the user's rule for
+    numba_xxdot, or with none (the core's built-in rule)."""
+    builtin = variant == "builtin-rule"
+    out_dir = os.path.join(work, variant)
+    os.makedirs(out_dir, exist_ok=True)
     llvm_link = os.path.join(os.path.dirname(args.clang), "llvm-link")
+    sources = [("dot_rule_driver.c", ["-O0", "-Xclang", "-disable-O0-optnone"]
+                + (["-DBUILTIN_RULE"] if builtin else []))]
+    if not builtin:
+        sources.append(("xxdot_rule.c", ["-O2"]))
     irs = []
-    for src, flags in (("dot_rule_driver.c", ["-O0", "-Xclang",
-                                              "-disable-O0-optnone"]),
-                       ("xxdot_rule.c", ["-O2"])):
-        out = os.path.join(work, src[:-2] + ".ll")
+    for src, flags in sources:
+        out = os.path.join(out_dir, src[:-2] + ".ll")
         if run([args.clang, "-S", "-emit-llvm"] + flags +
                ["-I" + args.testlib, "-I" + work,
                 os.path.join(args.inputs, src), "-o", out],
                "compile " + src) is None:
-            return 1
+            return False
         irs.append(out)
-    linked = os.path.join(work, "linked.ll")
+    linked = os.path.join(out_dir, "linked.ll")
     # Both Numba modules define NRT_decref (linkonce_odr).
     if run([llvm_link, "-S"] + irs +
            [os.path.join(work, n + ".ll") for n in ("dot_const", "dot_two")] +
            ["-o", linked], "llvm-link") is None:
-        return 1
-    ad = os.path.join(work, "ad.ll")
+        return False
+    ad = os.path.join(out_dir, "ad.ll")
     if run([args.autodiff_opt, linked, "-O2", "-o", ad],
            "autodiff-opt") is None:
-        return 1
-    stubs = os.path.join(work, "stubs.c")
+        return False
+    if builtin:
+        raw = run([args.autodiff_opt, linked, "--no-postopt", "-S", "-o", "-"],
+                  "autodiff-opt --no-postopt")
+        if raw is None or "call void @__autodiff_blas_reverse_numba_xxdot" \
+                not in raw:
+            print("FAILED: the built-in rule for numba_xxdot was not used")
+            return False
+    stubs = os.path.join(out_dir, "stubs.c")
     with open(stubs, "w") as f:
         f.write("#include <stdlib.h>\n")
         for sym in ("numba_gil_ensure", "numba_gil_release", "Py_FatalError",
@@ -98,17 +121,16 @@ def main():
                     "NRT_MemInfo_call_dtor"):
             if sym in open(ad).read():
                 f.write("void %s(void) { abort(); }\n" % sym)
-    exe = os.path.join(work, "driver")
+    exe = os.path.join(out_dir, "driver")
     if run([args.clang, "-Wno-override-module", ad, stubs,
             os.path.join(args.inputs, "xxdot_provider.c"), "-o", exe, "-lm"],
            "link") is None:
-        return 1
+        return False
     out = run([exe], "run", timeout=60)
     if out is None:
-        return 1
-    print(out.strip().splitlines()[-1])
-    return 0
-
+        return False
+    print("%s: %s" % (variant, out.strip().splitlines()[-1]))
+    return True
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -2,7 +2,8 @@
 ; declaration (here the shape of Numba's BLAS helper numba_xxdot: an i32
 ; status, the result through a pointer) are called in place of
 ; differentiating the function; a rule whose signature does not fit is a
-; diagnostic naming the parameter and what was expected, with no output.
+; diagnostic naming the parameter and what was expected, with no output;
+; so is the built-in rule of numba_xxdot for a constant complex kind.
 ; RUN: split-file %s %t
 ; RUN: %autodiff-opt %t/good.ll --no-postopt -S -o - | FileCheck %s --check-prefix=GOOD
 ; RUN: not %autodiff-opt %t/bad.ll -o %t/out.ll 2>&1 | FileCheck %s --check-prefix=BAD
@@ -16,6 +17,7 @@
 ; BAD-DAG: in function `h` (while generating `diffe_h`), call to `twice`: the reverse rule registered for `twice` by `__enzyme_register_gradient_twice`: `twice_aug` returns `ptr`, expected `{ ptr, double }` (the tape, then `twice`'s result)
 ; BAD-DAG: in function `k` (while generating `diffe_k`), call to `three`: the reverse rule registered for `three` by `__enzyme_register_gradient_three`: it must name the function, its augmented forward function and its reverse function ({fn, augment, reverse})
 ; BAD-DAG: in function `m` (while generating `diffe_m`), call to `lin`: the reverse rule registered for `lin` by metadata (!enzyme_augment, !enzyme_gradient): `lin_rev` returns `void`, expected `double` (the gradients of `lin`'s floating-point parameters, in order)
+; BAD-DAG: in function `z` (while generating `diffe_z`), call to `numba_xxdot`: reverse mode does not yet support the derivative of numba_xxdot for complex numbers (kind 'z'); register a rule for it
 ; BAD-DAG: in function `p` (while generating `diffe_p`), call to `few`: the reverse rule registered for `few` by `__enzyme_register_gradient_few`: `few_aug` takes 1 parameters, expected 2: ptr (parameter 0 of `few`), ptr (the shadow of parameter 0 of `few`)
 
 ;--- good.ll
@@ -97,11 +99,19 @@ define double @p(ptr %q, double %x) {
   %v = load double, ptr %q
   ret double %v
 }
+declare i32 @numba_xxdot(i8, i8, i64, ptr, ptr, ptr)
+define double @z(ptr %x) {
+  %out = alloca [2 x double]
+  %st = call i32 @numba_xxdot(i8 122, i8 0, i64 2, ptr %x, ptr %x, ptr %out)
+  %v = load double, ptr %out
+  ret double %v
+}
 define void @caller(ptr %p, ptr %dp, double %x) {
   call void (...) @__enzyme_autodiff(ptr @g, ptr %p, ptr %dp)
   %b = call double (...) @__enzyme_autodiff(ptr @h, double %x)
   %c = call double (...) @__enzyme_autodiff(ptr @k, double %x)
   %d = call double (...) @__enzyme_autodiff(ptr @m, double %x)
   %e = call double (...) @__enzyme_autodiff(ptr @p, ptr %p, ptr %dp, double %x)
+  call void (...) @__enzyme_autodiff(ptr @z, ptr %p, ptr %dp)
   ret void
 }

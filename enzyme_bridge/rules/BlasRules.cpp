@@ -1,0 +1,298 @@
+//===- enzyme_bridge/rules/BlasRules.cpp - Built-in BLAS reverse rules ----===//
+//
+// The rules are IR functions in the custom-rule convention (each pointer
+// parameter followed by its shadow):
+//   augment: calls the BLAS function, copies the n elements of x and y it
+//            read into a heap tape (the caller may overwrite them before
+//            the reverse sweep), returns {tape, result};
+//   reverse: d = the differential return (cblas, Fortran) or the adjoint
+//            in the result's shadow, which it consumes (Numba's helper);
+//            dx[i] += d * y[i], dy[i] += d * x[i] with the BLAS strides
+//            (a negative increment walks from the end), frees the tape.
+// Numba's helper picks its element type at run time from `kind`: 'd' and
+// 's' are done, 'c' and 'z' (complex) stop the program with a message (a
+// constant complex kind is a diagnostic at the call, ReverseRuleCalls.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "enzyme_bridge/rules/BlasRules.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+#include <cstring>
+#include <functional>
+
+using namespace llvm;
+
+namespace autodiff {
+namespace {
+
+enum class DotForm { Cblas, Fortran, Numba };
+
+struct DotSignature {
+  DotForm form;
+  Type *elt; ///< Null for Numba's helper (chosen by `kind` at run time).
+};
+
+std::optional<DotSignature> Classify(const Function &f) {
+  StringRef name = f.getName();
+  FunctionType *t = f.getFunctionType();
+  LLVMContext &c = f.getContext();
+  auto params = [&](unsigned n, auto pred) {
+    if (t->getNumParams() != n || t->isVarArg())
+      return false;
+    for (unsigned k = 0; k < n; ++k)
+      if (!pred(k, t->getParamType(k)))
+        return false;
+    return true;
+  };
+  for (Type *elt : {Type::getDoubleTy(c), Type::getFloatTy(c)}) {
+    std::string p = elt->isDoubleTy() ? "d" : "s";
+    if (name == "cblas_" + p + "dot" && t->getReturnType() == elt &&
+        params(5, [](unsigned k, Type *x) {
+          return k % 2 ? x->isPointerTy() : x->isIntegerTy();
+        }))
+      return DotSignature{DotForm::Cblas, elt};
+    if ((name == p + "dot_" || name == p + "dot") &&
+        t->getReturnType() == elt &&
+        params(5, [](unsigned, Type *x) { return x->isPointerTy(); }))
+      return DotSignature{DotForm::Fortran, elt};
+  }
+  if (name == "numba_xxdot" && t->getReturnType()->isIntegerTy() &&
+      params(6, [](unsigned k, Type *x) {
+        return k < 3 ? x->isIntegerTy() : x->isPointerTy();
+      }))
+    return DotSignature{DotForm::Numba, nullptr};
+  return std::nullopt;
+}
+
+/// The arguments of a rule function: per primal parameter, its value and
+/// (for a pointer) its shadow.
+struct RuleArgs {
+  SmallVector<Value *, 6> value, shadow;
+};
+
+RuleArgs SplitArgs(Function &rule, const Function &f) {
+  RuleArgs a;
+  unsigned pos = 0;
+  for (unsigned k = 0; k < f.arg_size(); ++k) {
+    a.value.push_back(rule.getArg(pos++));
+    a.shadow.push_back(f.getFunctionType()->getParamType(k)->isPointerTy()
+                           ? rule.getArg(pos++)
+                           : nullptr);
+  }
+  return a;
+}
+
+/// n, x, incx, y, incy of a dot product, as i64 and pointers.
+struct DotOperands {
+  Value *n, *x, *incx, *y, *incy;
+  Value *dx, *dy;
+};
+
+DotOperands Operands(IRBuilder<> &b, DotForm form, const RuleArgs &a) {
+  Type *i64 = b.getInt64Ty(), *i32 = b.getInt32Ty();
+  auto wide = [&](Value *v) { return b.CreateSExtOrTrunc(v, i64); };
+  switch (form) {
+  case DotForm::Cblas:
+    return {wide(a.value[0]), a.value[1], wide(a.value[2]),
+            a.value[3],       wide(a.value[4]), a.shadow[1], a.shadow[3]};
+  case DotForm::Fortran:
+    return {wide(b.CreateLoad(i32, a.value[0])), a.value[1],
+            wide(b.CreateLoad(i32, a.value[2])), a.value[3],
+            wide(b.CreateLoad(i32, a.value[4])), a.shadow[1], a.shadow[3]};
+  case DotForm::Numba:
+    return {wide(a.value[2]), a.value[3], b.getInt64(1), a.value[4],
+            b.getInt64(1),    a.shadow[3], a.shadow[4]};
+  }
+  return {};
+}
+
+/// Element i of a strided BLAS vector: from the end when inc < 0.
+Value *Element(IRBuilder<> &b, Type *elt, Value *base, Value *i, Value *inc,
+               Value *n) {
+  Value *zero = b.getInt64(0);
+  Value *negStart = b.CreateMul(b.CreateSub(n, b.getInt64(1)),
+                                b.CreateNeg(inc));
+  Value *start = b.CreateSelect(b.CreateICmpSLT(inc, zero), negStart, zero);
+  return b.CreateGEP(elt, base, b.CreateAdd(start, b.CreateMul(i, inc)));
+}
+
+/// for (i = 0; i < n; ++i) body(i); leaves `b` after the loop.
+void EmitLoop(IRBuilder<> &b, Value *n,
+              const std::function<void(IRBuilder<> &, Value *)> &body) {
+  Function *f = b.GetInsertBlock()->getParent();
+  LLVMContext &c = f->getContext();
+  BasicBlock *pre = b.GetInsertBlock();
+  auto *loop = BasicBlock::Create(c, "loop", f);
+  auto *exit = BasicBlock::Create(c, "loop.end", f);
+  b.CreateCondBr(b.CreateICmpSGT(n, b.getInt64(0)), loop, exit);
+  b.SetInsertPoint(loop);
+  PHINode *i = b.CreatePHI(b.getInt64Ty(), 2, "i");
+  i->addIncoming(b.getInt64(0), pre);
+  body(b, i);
+  Value *next = b.CreateAdd(i, b.getInt64(1));
+  i->addIncoming(next, b.GetInsertBlock());
+  b.CreateCondBr(b.CreateICmpSLT(next, n), loop, exit);
+  b.SetInsertPoint(exit);
+}
+
+/// Runs `per_type` for Numba's helper's element types ('d', 's') in a
+/// switch on `kind`; other kinds stop the program. Fixed types run once.
+void ForElementType(IRBuilder<> &b, const DotSignature &sig, Value *kind,
+                    const std::function<void(IRBuilder<> &, Type *)> &per_type) {
+  if (sig.elt) {
+    per_type(b, sig.elt);
+    return;
+  }
+  Function *f = b.GetInsertBlock()->getParent();
+  Module &m = *f->getParent();
+  LLVMContext &c = f->getContext();
+  auto *dbl = BasicBlock::Create(c, "kind.d", f);
+  auto *flt = BasicBlock::Create(c, "kind.s", f);
+  auto *other = BasicBlock::Create(c, "kind.complex", f);
+  auto *done = BasicBlock::Create(c, "kind.done", f);
+  SwitchInst *sw = b.CreateSwitch(kind, other, 2);
+  sw->addCase(cast<ConstantInt>(ConstantInt::get(kind->getType(), 'd')), dbl);
+  sw->addCase(cast<ConstantInt>(ConstantInt::get(kind->getType(), 's')), flt);
+  for (auto [bb, t] : {std::pair<BasicBlock *, Type *>{dbl, b.getDoubleTy()},
+                       {flt, b.getFloatTy()}}) {
+    b.SetInsertPoint(bb);
+    per_type(b, t);
+    b.CreateBr(done);
+  }
+  b.SetInsertPoint(other);
+  const char *msg = "autodiff: the derivative of numba_xxdot for complex "
+                    "kinds ('c', 'z') is not implemented\n";
+  FunctionCallee write = m.getOrInsertFunction(
+      "write", b.getInt64Ty(), b.getInt32Ty(), b.getPtrTy(), b.getInt64Ty());
+  b.CreateCall(write, {b.getInt32(2), b.CreateGlobalString(msg),
+                       b.getInt64(std::strlen(msg))});
+  b.CreateCall(m.getOrInsertFunction("abort", b.getVoidTy()));
+  b.CreateUnreachable();
+  b.SetInsertPoint(done);
+}
+
+Function *MakeAugment(Function &f, const DotSignature &sig) {
+  Module &m = *f.getParent();
+  std::string name = "__autodiff_blas_augment_" + f.getName().str();
+  if (Function *have = m.getFunction(name))
+    return have;
+  SmallVector<Type *, 12> params;
+  for (Type *t : f.getFunctionType()->params()) {
+    params.push_back(t);
+    if (t->isPointerTy())
+      params.push_back(t);
+  }
+  LLVMContext &c = m.getContext();
+  Type *ptr = PointerType::getUnqual(c);
+  auto *rt = StructType::get(c, {ptr, f.getReturnType()});
+  Function *aug = Function::Create(FunctionType::get(rt, params, false),
+                                   GlobalValue::InternalLinkage, name, &m);
+  IRBuilder<> b(BasicBlock::Create(c, "entry", aug));
+  RuleArgs a = SplitArgs(*aug, f);
+  CallInst *primal = b.CreateCall(&f, a.value);
+  DotOperands d = Operands(b, sig.form, a);
+  Value *kind = sig.elt ? nullptr : a.value[0];
+  // Room for n elements of x and of y at the widest type.
+  Value *bytes = b.CreateMul(b.CreateSelect(b.CreateICmpSGT(d.n, b.getInt64(0)),
+                                            d.n, b.getInt64(1)),
+                             b.getInt64(16));
+  Value *tape = b.CreateCall(m.getOrInsertFunction("malloc", ptr,
+                                                   b.getInt64Ty()),
+                             {bytes}, "tape");
+  ForElementType(b, sig, kind, [&](IRBuilder<> &ib, Type *elt) {
+    Value *ty = ib.CreateGEP(elt, tape, d.n);
+    EmitLoop(ib, d.n, [&](IRBuilder<> &lb, Value *i) {
+      lb.CreateStore(lb.CreateLoad(elt, Element(lb, elt, d.x, i, d.incx, d.n)),
+                     lb.CreateGEP(elt, tape, i));
+      lb.CreateStore(lb.CreateLoad(elt, Element(lb, elt, d.y, i, d.incy, d.n)),
+                     lb.CreateGEP(elt, ty, i));
+    });
+  });
+  Value *r = b.CreateInsertValue(PoisonValue::get(rt), tape, {0});
+  b.CreateRet(b.CreateInsertValue(r, primal, {1}));
+  return aug;
+}
+
+Function *MakeReverse(Function &f, const DotSignature &sig) {
+  Module &m = *f.getParent();
+  std::string name = "__autodiff_blas_reverse_" + f.getName().str();
+  if (Function *have = m.getFunction(name))
+    return have;
+  LLVMContext &c = m.getContext();
+  Type *ptr = PointerType::getUnqual(c);
+  SmallVector<Type *, 12> params;
+  for (Type *t : f.getFunctionType()->params()) {
+    params.push_back(t);
+    if (t->isPointerTy())
+      params.push_back(t);
+  }
+  bool dret = sig.form != DotForm::Numba;
+  if (dret)
+    params.push_back(f.getReturnType());
+  params.push_back(ptr);
+  Function *rev = Function::Create(
+      FunctionType::get(Type::getVoidTy(c), params, false),
+      GlobalValue::InternalLinkage, name, &m);
+  IRBuilder<> b(BasicBlock::Create(c, "entry", rev));
+  RuleArgs a = SplitArgs(*rev, f);
+  Value *tape = rev->getArg(rev->arg_size() - 1);
+  DotOperands d = Operands(b, sig.form, a);
+  Value *kind = sig.elt ? nullptr : a.value[0];
+  ForElementType(b, sig, kind, [&](IRBuilder<> &ib, Type *elt) {
+    Value *seed;
+    if (dret) {
+      seed = rev->getArg(rev->arg_size() - 2);
+    } else {
+      Value *dout = a.shadow[5];
+      seed = ib.CreateLoad(elt, dout, "seed");
+      ib.CreateStore(ConstantFP::get(elt, 0.0), dout);
+    }
+    Value *ty = ib.CreateGEP(elt, tape, d.n);
+    EmitLoop(ib, d.n, [&](IRBuilder<> &lb, Value *i) {
+      Value *xi = lb.CreateLoad(elt, lb.CreateGEP(elt, tape, i));
+      Value *yi = lb.CreateLoad(elt, lb.CreateGEP(elt, ty, i));
+      Value *px = Element(lb, elt, d.dx, i, d.incx, d.n);
+      Value *py = Element(lb, elt, d.dy, i, d.incy, d.n);
+      lb.CreateStore(lb.CreateFAdd(lb.CreateLoad(elt, px),
+                                   lb.CreateFMul(seed, yi)),
+                     px);
+      lb.CreateStore(lb.CreateFAdd(lb.CreateLoad(elt, py),
+                                   lb.CreateFMul(seed, xi)),
+                     py);
+    });
+  });
+  b.CreateCall(m.getOrInsertFunction("free", b.getVoidTy(), ptr), {tape});
+  b.CreateRetVoid();
+  return rev;
+}
+
+} // namespace
+
+bool HasBuiltinReverseRule(const Function &f) {
+  return Classify(f).has_value();
+}
+
+std::optional<ReverseRule> BuiltinReverseRule(Function &f) {
+  std::optional<DotSignature> sig = Classify(f);
+  if (!sig)
+    return std::nullopt;
+  ReverseRule r;
+  r.source = "the built-in BLAS rules";
+  r.augment = MakeAugment(f, *sig);
+  r.reverse = MakeReverse(f, *sig);
+  return r;
+}
+
+bool BlasParamReadOnly(const Function &f, unsigned arg) {
+  std::optional<DotSignature> sig = Classify(f);
+  if (!sig)
+    return false;
+  // Numba's helper writes its result through parameter 5.
+  return sig->form != DotForm::Numba || arg != 5;
+}
+
+} // namespace autodiff

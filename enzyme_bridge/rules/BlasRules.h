@@ -1,0 +1,40 @@
+//===- enzyme_bridge/rules/BlasRules.h - Built-in BLAS reverse rules -*- C++ -*-===//
+//
+// Reverse rules the core provides for BLAS dot products, so that code
+// calling them differentiates without a user rule: `cblas_ddot` /
+// `cblas_sdot`, the Fortran `ddot_` / `sdot_`, and Numba's helper
+// `numba_xxdot(kind, conj, n, x, y, out)` that `np.dot` of two vectors
+// lowers to (kinds 's' and 'd'; 'c' and 'z' stop the program with a
+// message). They are synthesized in the module in the custom-rule
+// convention (KnownFunctions.h, ReverseRule) and called like a user's
+// rule; a rule the user registers for the same function takes precedence.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AUTODIFF_ENZYME_BRIDGE_RULES_BLASRULES_H
+#define AUTODIFF_ENZYME_BRIDGE_RULES_BLASRULES_H
+
+#include "enzyme_bridge/analysis/KnownFunctions.h"
+
+#include <optional>
+
+namespace llvm {
+class Function;
+} // namespace llvm
+
+namespace autodiff {
+
+/// Whether the core has a built-in reverse rule for `f` (by name and
+/// signature).
+bool HasBuiltinReverseRule(const llvm::Function &f);
+
+/// The built-in reverse rule for `f`, its functions made in `f`'s module
+/// on first use; nullopt when there is none.
+std::optional<ReverseRule> BuiltinReverseRule(llvm::Function &f);
+
+/// Whether BLAS function `f` only reads through its parameter `arg` (the
+/// dot products' inputs; Numba's helper writes only its result pointer).
+bool BlasParamReadOnly(const llvm::Function &f, unsigned arg);
+
+} // namespace autodiff
+
+#endif // AUTODIFF_ENZYME_BRIDGE_RULES_BLASRULES_H
