@@ -16,6 +16,7 @@
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/forward/ForwardEmitter.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
+#include "enzyme_bridge/rules/BlasRules.h"
 #include "enzyme_bridge/rules/Rules.h"
 #include "support/StatusMacros.h"
 
@@ -164,6 +165,8 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
   if (callee)
     if (Function *rule = RegisteredForwardRule(*callee))
       return VisitCustomRule(call, *rule);
+  if (callee && HasBuiltinReverseRule(*callee))
+    return VisitCustomRule(call, *BuiltinForwardRule(*callee));
   if (FindRule(call)) {
     SmallVector<Value *, 3> ops(call.args());
     return ApplyRule(call, ops);

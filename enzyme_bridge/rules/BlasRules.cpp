@@ -1,7 +1,10 @@
-//===- enzyme_bridge/rules/BlasRules.cpp - Built-in BLAS reverse rules ----===//
+//===- enzyme_bridge/rules/BlasRules.cpp - Built-in BLAS rules ------------===//
 //
 // The rules are IR functions in the custom-rule convention (each pointer
-// parameter followed by its shadow):
+// parameter followed by its shadow or tangent):
+//   forward: calls the BLAS function and returns {result, dx . y + x . dy}
+//            (Numba's helper writes the tangent through its result's
+//            tangent pointer and returns {status, 0});
 //   augment: calls the BLAS function, copies the n elements of x and y it
 //            read into a heap tape (the caller may overwrite them before
 //            the reverse sweep), returns {tape, result};
@@ -270,7 +273,56 @@ Function *MakeReverse(Function &f, const DotSignature &sig) {
   return rev;
 }
 
+/// The forward rule: each pointer followed by its tangent; returns
+/// {primal, tangent} (Numba's helper: {status, 0}, the tangent of the
+/// result written through the result's tangent pointer).
+Function *MakeForward(Function &f, const DotSignature &sig) {
+  Module &m = *f.getParent();
+  std::string name = "__autodiff_blas_forward_" + f.getName().str();
+  if (Function *have = m.getFunction(name))
+    return have;
+  LLVMContext &c = m.getContext();
+  SmallVector<Type *, 12> params;
+  for (Type *t : f.getFunctionType()->params()) {
+    params.push_back(t);
+    if (t->isPointerTy())
+      params.push_back(t);
+  }
+  Type *rt = f.getReturnType();
+  auto *pair = StructType::get(c, {rt, rt});
+  Function *fwd = Function::Create(FunctionType::get(pair, params, false),
+                                   GlobalValue::InternalLinkage, name, &m);
+  IRBuilder<> b(BasicBlock::Create(c, "entry", fwd));
+  RuleArgs a = SplitArgs(*fwd, f);
+  CallInst *primal = b.CreateCall(&f, a.value);
+  DotOperands d = Operands(b, sig.form, a);
+  Value *kind = sig.elt ? nullptr : a.value[0];
+  AllocaInst *acc = sig.elt ? b.CreateAlloca(sig.elt) : nullptr;
+  ForElementType(b, sig, kind, [&](IRBuilder<> &ib, Type *elt) {
+    Value *slot = acc ? static_cast<Value *>(acc) : a.shadow[5];
+    ib.CreateStore(ConstantFP::get(elt, 0.0), slot);
+    EmitLoop(ib, d.n, [&](IRBuilder<> &lb, Value *i) {
+      Value *x = lb.CreateLoad(elt, Element(lb, elt, d.x, i, d.incx, d.n));
+      Value *y = lb.CreateLoad(elt, Element(lb, elt, d.y, i, d.incy, d.n));
+      Value *dx = lb.CreateLoad(elt, Element(lb, elt, d.dx, i, d.incx, d.n));
+      Value *dy = lb.CreateLoad(elt, Element(lb, elt, d.dy, i, d.incy, d.n));
+      Value *term = lb.CreateFAdd(lb.CreateFMul(dx, y), lb.CreateFMul(x, dy));
+      lb.CreateStore(lb.CreateFAdd(lb.CreateLoad(elt, slot), term), slot);
+    });
+  });
+  Value *tangent = acc ? static_cast<Value *>(b.CreateLoad(sig.elt, acc))
+                       : Constant::getNullValue(rt);
+  Value *r = b.CreateInsertValue(PoisonValue::get(pair), primal, {0});
+  b.CreateRet(b.CreateInsertValue(r, tangent, {1}));
+  return fwd;
+}
+
 } // namespace
+
+Function *BuiltinForwardRule(Function &f) {
+  std::optional<DotSignature> sig = Classify(f);
+  return sig ? MakeForward(f, *sig) : nullptr;
+}
 
 bool HasBuiltinReverseRule(const Function &f) {
   return Classify(f).has_value();

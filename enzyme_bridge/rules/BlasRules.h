@@ -1,6 +1,6 @@
 //===- enzyme_bridge/rules/BlasRules.h - Built-in BLAS reverse rules -*- C++ -*-===//
 //
-// Reverse rules the core provides for BLAS dot products, so that code
+// Rules the core provides for BLAS dot products, in both modes, so that code
 // calling them differentiates without a user rule: `cblas_ddot` /
 // `cblas_sdot`, the Fortran `ddot_` / `sdot_`, and Numba's helper
 // `numba_xxdot(kind, conj, n, x, y, out)` that `np.dot` of two vectors
@@ -30,6 +30,11 @@ bool HasBuiltinReverseRule(const llvm::Function &f);
 /// The built-in reverse rule for `f`, its functions made in `f`'s module
 /// on first use; nullopt when there is none.
 std::optional<ReverseRule> BuiltinReverseRule(llvm::Function &f);
+
+/// The built-in forward rule for `f` in the registered-derivative
+/// convention (each pointer followed by its tangent; returns {primal,
+/// tangent}), made in `f`'s module on first use; null when there is none.
+llvm::Function *BuiltinForwardRule(llvm::Function &f);
 
 /// Whether BLAS function `f` only reads through its parameter `arg` (the
 /// dot products' inputs; Numba's helper writes only its result pointer).

@@ -1,11 +1,12 @@
-// Built-in reverse rules for BLAS dot products: no user rule is
+// Built-in rules for BLAS dot products, in both modes: no user rule is
 // registered, and the core differentiates cblas_ddot / cblas_sdot (with
 // strides, a negative one included), the Fortran ddot_, and Numba's
 // helper numba_xxdot (kinds 'd' and 's', status checked by the caller, a
 // constant operand), the operands overwritten by the caller after the
 // call. The BLAS functions are defined below (out of line, as a library's
-// would be) so the test needs no BLAS. Gradients against finite
-// differences.
+// would be) so the test needs no BLAS. Reverse gradients against finite
+// differences; forward derivatives along a direction against the reverse
+// gradient.
 // RUN: sh %testlib/run-c.sh %s
 
 #include "enzyme.h"
@@ -114,6 +115,24 @@ int main(void) {
   memset(dx, 0, sizeof dx);
   __enzyme_autodiff((void *)f_numba, enzyme_dup, x, dx, enzyme_const, N);
   CHECK_GRADIENT(numba_fd, 0, x0, N, dx);
+
+  /* Forward mode along v: the tangent is grad . v. */
+  const double v[N] = {0.3, -1.0, 0.5, 0.25, -0.7, 1.2};
+#define FORWARD_MATCHES_REVERSE(F)                                              \
+  do {                                                                         \
+    double g[N] = {0}, dv[N];                                                  \
+    memcpy(x, x0, sizeof x);                                                   \
+    __enzyme_autodiff((void *)F, enzyme_dup, x, g, enzyme_const, N);           \
+    memcpy(x, x0, sizeof x);                                                   \
+    memcpy(dv, v, sizeof dv);                                                  \
+    double t = __enzyme_fwddiff((void *)F, enzyme_dup, x, dv, enzyme_const, N); \
+    double want = 0;                                                           \
+    for (int i = 0; i < N; ++i) want += g[i] * v[i];                           \
+    CHECK_CLOSE(want, t);                                                      \
+  } while (0)
+  FORWARD_MATCHES_REVERSE(f_cblas);
+  FORWARD_MATCHES_REVERSE(f_fortran);
+  FORWARD_MATCHES_REVERSE(f_numba);
 
   /* float: d/dx (x.x)^2 = 4 (x.x) x */
   float xf[4] = {0.5f, -1.0f, 0.25f, 2.0f}, dxf[4] = {0};
