@@ -18,6 +18,7 @@ packages=(
   clang-22
   libclang-22-dev
   lld-22
+  libclang-rt-22-dev  # sanitizer runtimes (scripts/sanitize.sh)
   libabsl-dev
   libgtest-dev
   libgmock-dev

@@ -62,3 +62,13 @@ try:
             config.available_features.add("avx2")
 except OSError:
     pass
+
+# A sanitizer build (-DAUTODIFF_SANITIZERS): the programs the tests build
+# from derivatives are instrumented too; tests that load the plugin or
+# libautodiff into an uninstrumented host (clang-22, opt-22, python) are
+# unsupported there (`REQUIRES: !sanitizers` is spelled `UNSUPPORTED:
+# sanitizers`).
+if getattr(config, "sanitizers", ""):
+    config.available_features.add("sanitizers")
+    config.environment["ADTEST_LINK_FLAGS"] = "-fsanitize=" + config.sanitizers
+    config.environment["UBSAN_OPTIONS"] = "halt_on_error=1:print_stacktrace=1"

@@ -591,8 +591,12 @@ absl::Status ForwardEmitter::VisitCustomRule(CallBase &call, Function &rule) {
                    "the registered derivative `" + rule.getName().str() +
                        "` takes " + std::to_string(rule.arg_size()) +
                        " parameters; expected each argument followed by its "
-                       "tangent (" + std::to_string(n + withTangent) + " or " +
-                       std::to_string(2 * n) + ")");
+                       "tangent (" + std::to_string(n + withTangent) +
+                       (n + withTangent == 2 * n
+                            ? std::string()
+                            : " parameters, or " + std::to_string(2 * n) +
+                                  " with a tangent after the integers too") +
+                       ")");
   Type *rt = call.getType();
   Type *rrt = rule.getReturnType();
   auto *pairTy = dyn_cast<StructType>(rrt);
@@ -616,12 +620,18 @@ absl::Status ForwardEmitter::VisitCustomRule(CallBase &call, Function &rule) {
         args.push_back(TOrZero(a, k));
     }
     for (unsigned j = 0; j < args.size(); ++j)
-      if (args[j]->getType() != rule.getFunctionType()->getParamType(j))
+      if (args[j]->getType() != rule.getFunctionType()->getParamType(j)) {
+        std::string have, want;
+        raw_string_ostream hs(have), ws(want);
+        rule.getFunctionType()->getParamType(j)->print(hs);
+        args[j]->getType()->print(ws);
         return ErrorAt(absl::StatusCode::kInvalidArgument, call,
                        "parameter " + std::to_string(j) +
                            " of the registered derivative `" +
-                           rule.getName().str() +
-                           "` does not match the argument or tangent passed");
+                           rule.getName().str() + "` is `" + have +
+                           "`, but the argument or tangent passed there is `" +
+                           want + "`");
+      }
     CallInst *r = b_.CreateCall(&rule, args);
     r->setDebugLoc(call.getDebugLoc());
     if (rt->isVoidTy())

@@ -363,7 +363,13 @@ int main(int argc, char **argv) {
     if (diag.getLineNo() > 0)
       where += ":" + std::to_string(diag.getLineNo()) + ":" +
                std::to_string(diag.getColumnNo() + 1);
-    return Fail(where + ": " + diag.getMessage().str());
+    // The bitcode reader's messages speak of bits and blocks: say first
+    // what it means for the file.
+    std::string what = diag.getMessage().str();
+    if (diag.getLineNo() <= 0 &&
+        !llvm::StringRef(what).starts_with("Could not open"))
+      what = "invalid or truncated bitcode (" + what + ")";
+    return Fail(where + ": " + what);
   }
 
   absl::Status status = autodiff::RunAutodiffPipeline(*m, requests, pipeline);

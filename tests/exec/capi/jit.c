@@ -6,6 +6,7 @@
 // that come back as strings. Gradients against finite differences; the
 // JIT's gradient bit for bit against the same module through autodiff-opt
 // and clang-22 -O2 (loaded with dlopen).
+// UNSUPPORTED: sanitizers
 // RUN: %clang -O2 -S -emit-llvm %S/Inputs/kernels.c -o %t.kernels.ll
 // RUN: %autodiff-opt %t.kernels.ll -O2 -o %t.aot.ll
 // RUN: %clang -O2 -shared -fPIC %t.aot.ll -o %t.aot.so -lm

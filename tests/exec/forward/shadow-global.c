@@ -5,6 +5,7 @@
 // the tangent of an output global into its shadow. Checked against finite
 // differences, through autodiff-opt at -O0 (no optnone) to -O3, and through
 // the clang plugin at -O0 and -O2.
+// UNSUPPORTED: sanitizers
 // RUN: sh %testlib/run-c.sh %s
 // RUN: %clang -fpass-plugin=%plugin -O0 -Xclang -disable-O0-optnone -I%testlib %s -o %t.O0 -lm && %t.O0
 // RUN: %clang -fpass-plugin=%plugin -O2 -I%testlib %s -o %t.O2 -lm && %t.O2

@@ -41,6 +41,10 @@ else
 fi
 base=$(basename "$src" .c)
 
+# ADTEST_LINK_FLAGS: extra flags for building the program from the
+# derivative (lit sets -fsanitize=... in a sanitizer build).
+link_flags=${ADTEST_LINK_FLAGS:-}
+
 failed=""
 for lvl in $levels; do
   stem="$work/$base.O$lvl"
@@ -56,7 +60,7 @@ for lvl in $levels; do
     stage="compile (clang $oflags)"
   elif ! "$adopt" "$stem.ll" -O2 -o "$stem.ad.ll" >"$stem.log" 2>&1; then
     stage="differentiate (autodiff-opt -O2)"
-  elif ! "$clang" "$stem.ad.ll" -o "$stem.exe" -lm >"$stem.log" 2>&1; then
+  elif ! "$clang" $link_flags "$stem.ad.ll" -o "$stem.exe" -lm >"$stem.log" 2>&1; then
     stage="link (clang ... -lm)"
   elif ! timeout "$limit" "$stem.exe" >"$stem.log" 2>&1; then
     stage="run"

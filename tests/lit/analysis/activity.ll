@@ -2,6 +2,7 @@
 ; output, and calls to known-inactive functions are inactive; values on a
 ; path from an active input to the output, and memory they are stored
 ; into, are active.
+; UNSUPPORTED: sanitizers
 ; RUN: %opt -load-pass-plugin=%plugin -passes='print<autodiff-activity>' -disable-output %s | FileCheck %s
 
 @.fmt = private constant [4 x i8] c"%f\0A\00"

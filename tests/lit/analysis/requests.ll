@@ -1,6 +1,7 @@
 ; The request cache: two calls with the same request share one derivative;
 ; a recursive function is differentiated once and calls itself through the
 ; cache; a different activity is a different request.
+; UNSUPPORTED: sanitizers
 ; RUN: %opt -load-pass-plugin=%plugin -passes='print<autodiff-requests>' -disable-output %s | FileCheck %s
 
 define double @pow_rec(double %x, i32 %n) {

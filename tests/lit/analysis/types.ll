@@ -1,6 +1,7 @@
 ; Type analysis: from load/store types, constant and variable GEP offsets,
 ; TBAA tags (an i64 copy of a double), rustc's enzyme_type strings, and
 ; memcpy between two objects.
+; UNSUPPORTED: sanitizers
 ; RUN: %opt -load-pass-plugin=%plugin -passes='print<autodiff-types>' -disable-output %s | FileCheck %s
 
 %struct.S = type { i32, double, ptr }

@@ -3,6 +3,7 @@
 ; none added to the primal computation inside the derivative (its fdiv keeps
 ; exactly the flags it had); `none` adds nothing, `fast` everything, a list
 ; what it names; an unknown flag is an error. The same through the plugin.
+; UNSUPPORTED: sanitizers
 ; RUN: %autodiff-opt %s -O0 -S -o - | FileCheck %s --check-prefix=DEF
 ; RUN: %autodiff-opt %s -O0 --derivative-fast-math=none -S -o - | FileCheck %s --check-prefix=NONE
 ; RUN: %autodiff-opt %s -O0 --derivative-fast-math=fast -S -o - | FileCheck %s --check-prefix=FAST

@@ -4,6 +4,7 @@
 // with a shadow, is a clear diagnostic (never a silently wrong derivative,
 // never advice to mark the runtime inactive); a region on inactive data
 // only is kept as it is. Emitting IR with -fopenmp needs no OpenMP library.
+// UNSUPPORTED: sanitizers
 // RUN: %clang -fopenmp -O2 -S -emit-llvm %s -o %t.O2.ll
 // RUN: not %autodiff-opt %t.O2.ll -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=register_derivative
 // RUN: %clang -fopenmp -O0 -Xclang -disable-O0-optnone -S -emit-llvm %s -o %t.O0.ll

@@ -3,6 +3,7 @@
 // with -g (at -O0 and -O2), at the function's declaration without it.
 // Several problems each get their own location. opt prints the location
 // in front of the message.
+// UNSUPPORTED: sanitizers
 // RUN: not %clang -fpass-plugin=%plugin -O0 -g -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=DEBUG
 // RUN: not %clang -fpass-plugin=%plugin -O2 -g -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=DEBUG
 // RUN: not %clang -fpass-plugin=%plugin -O0 -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=NODEBUG

@@ -1,5 +1,6 @@
 // The pass plugin reports errors through the LLVMContext: clang and opt
 // print `error: autodiff: ...` once and fail.
+// UNSUPPORTED: sanitizers
 // RUN: not %clang -fpass-plugin=%plugin -O0 -c %s -o %t.o 2>&1 | FileCheck %s
 // RUN: not %clang -fpass-plugin=%plugin -O2 -c %s -o %t.o 2>&1 | FileCheck %s
 // RUN: %clang -S -emit-llvm -O0 -Xclang -disable-O0-optnone %s -o %t.ll

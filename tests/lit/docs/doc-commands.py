@@ -12,6 +12,7 @@
 # A block that cannot run here (it installs packages or builds the project)
 # is preceded by a line `<!-- doc-commands: not run (REASON) -->`.
 #
+# UNSUPPORTED: sanitizers
 # RUN: %python %s --src %S/../../.. --autodiff-opt %autodiff-opt --plugin %plugin --clang %clang --work %t
 
 import argparse

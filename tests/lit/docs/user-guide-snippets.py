@@ -5,6 +5,7 @@
 # it prints (`/* prints "..." */` comments, in order). Keeps the documented
 # registrations honest.
 #
+# UNSUPPORTED: sanitizers
 # RUN: %python %s --doc %S/../../../docs/user-guide.md --clang %clang --autodiff-opt %autodiff-opt --plugin %plugin --work %t
 
 import argparse

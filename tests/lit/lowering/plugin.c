@@ -2,6 +2,7 @@
 // autodiff-opt; in clang (-fpass-plugin) lowering runs at the start of the
 // pipeline and differentiation at its end, at -O0 and -O2, for annotated
 // functions and direct __enzyme_* calls alike.
+// UNSUPPORTED: sanitizers
 // RUN: %clang -S -emit-llvm -O0 -Xclang -disable-O0-optnone %s -o %t.ll
 // RUN: %opt -load-pass-plugin=%plugin -passes=autodiff-lower -S %t.ll -o - | FileCheck %s
 // RUN: %clang -fpass-plugin=%plugin -O0 %s -o %t.O0 && %t.O0 | FileCheck %s --check-prefix=EXEC

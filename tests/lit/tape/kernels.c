@@ -4,6 +4,7 @@
 //    (the loads are executed again in the reverse sweep);
 //  - an in-place update x[i] = f(x[i]) caches the overwritten value;
 //  - a loop-carried scalar recurrence caches one value per iteration.
+// UNSUPPORTED: sanitizers
 // RUN: %clang -S -emit-llvm -O2 -fno-unroll-loops -fno-vectorize %s -o %t.ll
 // RUN: %opt -load-pass-plugin=%plugin -passes='print<autodiff-tape>' \
 // RUN:   -disable-output %t.ll | FileCheck %s

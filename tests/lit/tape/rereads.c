@@ -9,6 +9,7 @@
 //    shares is reserved at the inner loop's first entry for the whole
 //    nest; the inner trip count and the guard's decision are computed
 //    again, not cached.
+// UNSUPPORTED: sanitizers
 // RUN: %clang -S -emit-llvm -O2 -fno-unroll-loops -fno-vectorize %s -o %t.ll
 // RUN: %opt -load-pass-plugin=%plugin -passes='print<autodiff-tape>' \
 // RUN:   -disable-output %t.ll 2>&1 | FileCheck %s
