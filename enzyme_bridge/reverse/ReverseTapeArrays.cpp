@@ -266,46 +266,25 @@ Function *ReverseEmitter::ReserveFunction(LoopTape &t, unsigned number,
   return f;
 }
 
-/// `void release(ptr capacity, ptr slot...)`: gives the arrays to the pool
-/// (freeing what it held) or, when they are too large to keep, frees them.
-Function *ReverseEmitter::ReleaseFunction(LoopTape &t, unsigned number,
-                                          GlobalVariable *pool) {
-  Module &m = *out_.getParent();
+/// The release helper's path that gives the arrays to `pool` (the caller
+/// adds `drop`, which frees them, and `done`): arrays too large to keep,
+/// or a failed allocation of the pool's block, go to `drop`.
+static void GiveToPool(IRBuilder<> &b, LoopTape &t, GlobalVariable *pool,
+                       BasicBlock *drop, BasicBlock *done) {
+  Function *f = b.GetInsertBlock()->getParent();
+  Module &m = *f->getParent();
   LLVMContext &c = m.getContext();
   Type *ptr = PointerType::getUnqual(c);
   Type *i64 = Type::getInt64Ty(c);
   unsigned n = t.caches.size();
-  SmallVector<Type *, 6> params = {ptr};
-  params.append(n, ptr);
-  Function *f =
-      TapeHelper(m, out_.getName() + ".tape.release." + Twine(number), params);
-  auto *entry = BasicBlock::Create(c, "entry", f);
-  auto *keep = BasicBlock::Create(c, "keep", f);
-  auto *replaced = BasicBlock::Create(c, "replaced", f);
-  auto *drop = BasicBlock::Create(c, "drop", f);
-  auto *done = BasicBlock::Create(c, "done", f);
-  FunctionCallee freeFn = m.getOrInsertFunction("free", Type::getVoidTy(c),
-                                                ptr);
   FunctionCallee mallocFn = m.getOrInsertFunction("malloc", ptr, i64);
   const DataLayout &dl = m.getDataLayout();
   uint64_t elementBytes = 0;
   for (auto &cache : t.caches)
     elementBytes += dl.getTypeAllocSize(cache.second);
-
-  IRBuilder<> b(entry);
+  auto *keep = BasicBlock::Create(c, "keep", f, drop);
+  auto *replaced = BasicBlock::Create(c, "replaced", f, drop);
   Value *cap = b.CreateLoad(i64, f->getArg(0));
-  if (!pool) {
-    keep->eraseFromParent();
-    replaced->eraseFromParent();
-    b.CreateBr(drop);
-    b.SetInsertPoint(drop);
-    for (unsigned k = 0; k < n; ++k)
-      b.CreateCall(freeFn, {b.CreateLoad(ptr, f->getArg(1 + k))});
-    b.CreateBr(done);
-    b.SetInsertPoint(done);
-    b.CreateRetVoid();
-    return f;
-  }
   Value *small = b.CreateICmpULE(
       cap, b.getInt64(kMaxPooledBytes / std::max<uint64_t>(elementBytes, 1)));
   b.CreateCondBr(b.CreateAnd(b.CreateICmpNE(cap, b.getInt64(0)), small), keep,
@@ -351,6 +330,31 @@ Function *ReverseEmitter::ReleaseFunction(LoopTape &t, unsigned number,
   b.SetInsertPoint(freeOld);
   b.CreateCall(FreeTapeBlock(m), {old});
   b.CreateBr(done);
+}
+
+/// `void release(ptr capacity, ptr slot...)`: gives the arrays to the pool
+/// (freeing what it held) or, when they are too large to keep, frees them.
+Function *ReverseEmitter::ReleaseFunction(LoopTape &t, unsigned number,
+                                          GlobalVariable *pool) {
+  Module &m = *out_.getParent();
+  LLVMContext &c = m.getContext();
+  Type *ptr = PointerType::getUnqual(c);
+  Type *i64 = Type::getInt64Ty(c);
+  unsigned n = t.caches.size();
+  SmallVector<Type *, 6> params = {ptr};
+  params.append(n, ptr);
+  Function *f =
+      TapeHelper(m, out_.getName() + ".tape.release." + Twine(number), params);
+  auto *entry = BasicBlock::Create(c, "entry", f);
+  auto *drop = BasicBlock::Create(c, "drop", f);
+  auto *done = BasicBlock::Create(c, "done", f);
+  FunctionCallee freeFn = m.getOrInsertFunction("free", Type::getVoidTy(c),
+                                                ptr);
+  IRBuilder<> b(entry);
+  if (pool)
+    GiveToPool(b, t, pool, drop, done);
+  else
+    b.CreateBr(drop); // A derivative another request differentiates.
   b.SetInsertPoint(drop);
   for (unsigned k = 0; k < n; ++k)
     b.CreateCall(freeFn, {b.CreateLoad(ptr, f->getArg(1 + k))});

@@ -178,22 +178,36 @@ void ForElementType(IRBuilder<> &b, const DotSignature &sig, Value *kind,
   b.SetInsertPoint(done);
 }
 
-Function *MakeAugment(Function &f, const DotSignature &sig) {
+/// A new internal rule function `prefix + f's name` taking f's parameters,
+/// each pointer followed by its shadow, then `extra`; null when the module
+/// already has it (`have` is set to it then).
+Function *NewRule(Function &f, const char *prefix, Type *rt,
+                  ArrayRef<Type *> extra, Function *&have) {
   Module &m = *f.getParent();
-  std::string name = "__autodiff_blas_augment_" + f.getName().str();
-  if (Function *have = m.getFunction(name))
-    return have;
+  std::string name = prefix + f.getName().str();
+  have = m.getFunction(name);
+  if (have)
+    return nullptr;
   SmallVector<Type *, 12> params;
   for (Type *t : f.getFunctionType()->params()) {
     params.push_back(t);
     if (t->isPointerTy())
       params.push_back(t);
   }
+  params.append(extra.begin(), extra.end());
+  return Function::Create(FunctionType::get(rt, params, false),
+                          GlobalValue::InternalLinkage, name, &m);
+}
+
+Function *MakeAugment(Function &f, const DotSignature &sig) {
+  Module &m = *f.getParent();
   LLVMContext &c = m.getContext();
   Type *ptr = PointerType::getUnqual(c);
   auto *rt = StructType::get(c, {ptr, f.getReturnType()});
-  Function *aug = Function::Create(FunctionType::get(rt, params, false),
-                                   GlobalValue::InternalLinkage, name, &m);
+  Function *have = nullptr;
+  Function *aug = NewRule(f, "__autodiff_blas_augment_", rt, {}, have);
+  if (!aug)
+    return have;
   IRBuilder<> b(BasicBlock::Create(c, "entry", aug));
   RuleArgs a = SplitArgs(*aug, f);
   CallInst *primal = b.CreateCall(&f, a.value);
@@ -222,24 +236,18 @@ Function *MakeAugment(Function &f, const DotSignature &sig) {
 
 Function *MakeReverse(Function &f, const DotSignature &sig) {
   Module &m = *f.getParent();
-  std::string name = "__autodiff_blas_reverse_" + f.getName().str();
-  if (Function *have = m.getFunction(name))
-    return have;
   LLVMContext &c = m.getContext();
   Type *ptr = PointerType::getUnqual(c);
-  SmallVector<Type *, 12> params;
-  for (Type *t : f.getFunctionType()->params()) {
-    params.push_back(t);
-    if (t->isPointerTy())
-      params.push_back(t);
-  }
   bool dret = sig.form != DotForm::Numba;
+  SmallVector<Type *, 2> extra;
   if (dret)
-    params.push_back(f.getReturnType());
-  params.push_back(ptr);
-  Function *rev = Function::Create(
-      FunctionType::get(Type::getVoidTy(c), params, false),
-      GlobalValue::InternalLinkage, name, &m);
+    extra.push_back(f.getReturnType());
+  extra.push_back(ptr);
+  Function *have = nullptr;
+  Function *rev = NewRule(f, "__autodiff_blas_reverse_", Type::getVoidTy(c),
+                          extra, have);
+  if (!rev)
+    return have;
   IRBuilder<> b(BasicBlock::Create(c, "entry", rev));
   RuleArgs a = SplitArgs(*rev, f);
   Value *tape = rev->getArg(rev->arg_size() - 1);
@@ -277,21 +285,13 @@ Function *MakeReverse(Function &f, const DotSignature &sig) {
 /// {primal, tangent} (Numba's helper: {status, 0}, the tangent of the
 /// result written through the result's tangent pointer).
 Function *MakeForward(Function &f, const DotSignature &sig) {
-  Module &m = *f.getParent();
-  std::string name = "__autodiff_blas_forward_" + f.getName().str();
-  if (Function *have = m.getFunction(name))
-    return have;
-  LLVMContext &c = m.getContext();
-  SmallVector<Type *, 12> params;
-  for (Type *t : f.getFunctionType()->params()) {
-    params.push_back(t);
-    if (t->isPointerTy())
-      params.push_back(t);
-  }
+  LLVMContext &c = f.getContext();
   Type *rt = f.getReturnType();
   auto *pair = StructType::get(c, {rt, rt});
-  Function *fwd = Function::Create(FunctionType::get(pair, params, false),
-                                   GlobalValue::InternalLinkage, name, &m);
+  Function *have = nullptr;
+  Function *fwd = NewRule(f, "__autodiff_blas_forward_", pair, {}, have);
+  if (!fwd)
+    return have;
   IRBuilder<> b(BasicBlock::Create(c, "entry", fwd));
   RuleArgs a = SplitArgs(*fwd, f);
   CallInst *primal = b.CreateCall(&f, a.value);
