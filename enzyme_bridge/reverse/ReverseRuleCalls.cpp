@@ -167,11 +167,12 @@ absl::Status ReverseEmitter::CheckReverseRule(CallBase &call, Function &fn,
 absl::Status ReverseEmitter::AugmentRuleCall(CallBase &call, Function &fn,
                                              const ReverseRule &rule) {
   AD_RETURN_IF_ERROR(CheckReverseRule(call, fn, rule));
-  if (fn.getName() == "numba_xxdot" && !RegisteredReverseRule(fn))
+  if ((fn.getName() == "numba_xxdot" || fn.getName() == "numba_xxgemv") &&
+      !RegisteredReverseRule(fn))
     if (auto *kind = dyn_cast<ConstantInt>(call.getArgOperand(0));
         kind && kind->getZExtValue() != 'd' && kind->getZExtValue() != 's')
-      return Unsupported(call, "the derivative of numba_xxdot for complex "
-                               "numbers (kind '" +
+      return Unsupported(call, "the derivative of " + fn.getName().str() +
+                               " for complex numbers (kind '" +
                                    std::string(1, char(kind->getZExtValue())) +
                                    "'); register a rule for it");
   fb_.SetInsertPoint(&call);

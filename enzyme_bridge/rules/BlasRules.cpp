@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/rules/BlasRules.h"
+#include "enzyme_bridge/rules/BlasIR.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
@@ -71,47 +72,9 @@ std::optional<DotSignature> Classify(const Function &f) {
   return std::nullopt;
 }
 
-/// The arguments of a rule function: per primal parameter, its value and
-/// (for a pointer) its shadow.
-struct RuleArgs {
-  SmallVector<Value *, 6> value, shadow;
-};
+} // namespace
 
-RuleArgs SplitArgs(Function &rule, const Function &f) {
-  RuleArgs a;
-  unsigned pos = 0;
-  for (unsigned k = 0; k < f.arg_size(); ++k) {
-    a.value.push_back(rule.getArg(pos++));
-    a.shadow.push_back(f.getFunctionType()->getParamType(k)->isPointerTy()
-                           ? rule.getArg(pos++)
-                           : nullptr);
-  }
-  return a;
-}
-
-/// n, x, incx, y, incy of a dot product, as i64 and pointers.
-struct DotOperands {
-  Value *n, *x, *incx, *y, *incy;
-  Value *dx, *dy;
-};
-
-DotOperands Operands(IRBuilder<> &b, DotForm form, const RuleArgs &a) {
-  Type *i64 = b.getInt64Ty(), *i32 = b.getInt32Ty();
-  auto wide = [&](Value *v) { return b.CreateSExtOrTrunc(v, i64); };
-  switch (form) {
-  case DotForm::Cblas:
-    return {wide(a.value[0]), a.value[1], wide(a.value[2]),
-            a.value[3],       wide(a.value[4]), a.shadow[1], a.shadow[3]};
-  case DotForm::Fortran:
-    return {wide(b.CreateLoad(i32, a.value[0])), a.value[1],
-            wide(b.CreateLoad(i32, a.value[2])), a.value[3],
-            wide(b.CreateLoad(i32, a.value[4])), a.shadow[1], a.shadow[3]};
-  case DotForm::Numba:
-    return {wide(a.value[2]), a.value[3], b.getInt64(1), a.value[4],
-            b.getInt64(1),    a.shadow[3], a.shadow[4]};
-  }
-  return {};
-}
+namespace blas {
 
 /// Element i of a strided BLAS vector: from the end when inc < 0.
 Value *Element(IRBuilder<> &b, Type *elt, Value *base, Value *i, Value *inc,
@@ -144,10 +107,11 @@ void EmitLoop(IRBuilder<> &b, Value *n,
 
 /// Runs `per_type` for Numba's helper's element types ('d', 's') in a
 /// switch on `kind`; other kinds stop the program. Fixed types run once.
-void ForElementType(IRBuilder<> &b, const DotSignature &sig, Value *kind,
+void ForElementType(IRBuilder<> &b, Type *fixed, Value *kind,
+                    const char *helper,
                     const std::function<void(IRBuilder<> &, Type *)> &per_type) {
-  if (sig.elt) {
-    per_type(b, sig.elt);
+  if (fixed) {
+    per_type(b, fixed);
     return;
   }
   Function *f = b.GetInsertBlock()->getParent();
@@ -167,12 +131,12 @@ void ForElementType(IRBuilder<> &b, const DotSignature &sig, Value *kind,
     b.CreateBr(done);
   }
   b.SetInsertPoint(other);
-  const char *msg = "autodiff: the derivative of numba_xxdot for complex "
-                    "kinds ('c', 'z') is not implemented\n";
+  std::string msg = std::string("autodiff: the derivative of ") + helper +
+                    " for complex kinds ('c', 'z') is not implemented\n";
   FunctionCallee write = m.getOrInsertFunction(
       "write", b.getInt64Ty(), b.getInt32Ty(), b.getPtrTy(), b.getInt64Ty());
   b.CreateCall(write, {b.getInt32(2), b.CreateGlobalString(msg),
-                       b.getInt64(std::strlen(msg))});
+                       b.getInt64(msg.size())});
   b.CreateCall(m.getOrInsertFunction("abort", b.getVoidTy()));
   b.CreateUnreachable();
   b.SetInsertPoint(done);
@@ -199,6 +163,47 @@ Function *NewRule(Function &f, const char *prefix, Type *rt,
                           GlobalValue::InternalLinkage, name, &m);
 }
 
+RuleArgs SplitArgs(Function &rule, const Function &f) {
+  RuleArgs a;
+  unsigned pos = 0;
+  for (unsigned k = 0; k < f.arg_size(); ++k) {
+    a.value.push_back(rule.getArg(pos++));
+    a.shadow.push_back(f.getFunctionType()->getParamType(k)->isPointerTy()
+                           ? rule.getArg(pos++)
+                           : nullptr);
+  }
+  return a;
+}
+
+} // namespace blas
+
+namespace {
+using namespace blas;
+
+/// n, x, incx, y, incy of a dot product, as i64 and pointers.
+struct DotOperands {
+  Value *n, *x, *incx, *y, *incy;
+  Value *dx, *dy;
+};
+
+DotOperands Operands(IRBuilder<> &b, DotForm form, const RuleArgs &a) {
+  Type *i64 = b.getInt64Ty(), *i32 = b.getInt32Ty();
+  auto wide = [&](Value *v) { return b.CreateSExtOrTrunc(v, i64); };
+  switch (form) {
+  case DotForm::Cblas:
+    return {wide(a.value[0]), a.value[1], wide(a.value[2]),
+            a.value[3],       wide(a.value[4]), a.shadow[1], a.shadow[3]};
+  case DotForm::Fortran:
+    return {wide(b.CreateLoad(i32, a.value[0])), a.value[1],
+            wide(b.CreateLoad(i32, a.value[2])), a.value[3],
+            wide(b.CreateLoad(i32, a.value[4])), a.shadow[1], a.shadow[3]};
+  case DotForm::Numba:
+    return {wide(a.value[2]), a.value[3], b.getInt64(1), a.value[4],
+            b.getInt64(1),    a.shadow[3], a.shadow[4]};
+  }
+  return {};
+}
+
 Function *MakeAugment(Function &f, const DotSignature &sig) {
   Module &m = *f.getParent();
   LLVMContext &c = m.getContext();
@@ -220,7 +225,7 @@ Function *MakeAugment(Function &f, const DotSignature &sig) {
   Value *tape = b.CreateCall(m.getOrInsertFunction("malloc", ptr,
                                                    b.getInt64Ty()),
                              {bytes}, "tape");
-  ForElementType(b, sig, kind, [&](IRBuilder<> &ib, Type *elt) {
+  ForElementType(b, sig.elt, kind, "numba_xxdot", [&](IRBuilder<> &ib, Type *elt) {
     Value *ty = ib.CreateGEP(elt, tape, d.n);
     EmitLoop(ib, d.n, [&](IRBuilder<> &lb, Value *i) {
       lb.CreateStore(lb.CreateLoad(elt, Element(lb, elt, d.x, i, d.incx, d.n)),
@@ -253,7 +258,7 @@ Function *MakeReverse(Function &f, const DotSignature &sig) {
   Value *tape = rev->getArg(rev->arg_size() - 1);
   DotOperands d = Operands(b, sig.form, a);
   Value *kind = sig.elt ? nullptr : a.value[0];
-  ForElementType(b, sig, kind, [&](IRBuilder<> &ib, Type *elt) {
+  ForElementType(b, sig.elt, kind, "numba_xxdot", [&](IRBuilder<> &ib, Type *elt) {
     Value *seed;
     if (dret) {
       seed = rev->getArg(rev->arg_size() - 2);
@@ -298,7 +303,7 @@ Function *MakeForward(Function &f, const DotSignature &sig) {
   DotOperands d = Operands(b, sig.form, a);
   Value *kind = sig.elt ? nullptr : a.value[0];
   AllocaInst *acc = sig.elt ? b.CreateAlloca(sig.elt) : nullptr;
-  ForElementType(b, sig, kind, [&](IRBuilder<> &ib, Type *elt) {
+  ForElementType(b, sig.elt, kind, "numba_xxdot", [&](IRBuilder<> &ib, Type *elt) {
     Value *slot = acc ? static_cast<Value *>(acc) : a.shadow[5];
     ib.CreateStore(ConstantFP::get(elt, 0.0), slot);
     EmitLoop(ib, d.n, [&](IRBuilder<> &lb, Value *i) {
@@ -320,15 +325,19 @@ Function *MakeForward(Function &f, const DotSignature &sig) {
 } // namespace
 
 Function *BuiltinForwardRule(Function &f) {
+  if (IsNumbaGemv(f))
+    return GemvForwardRule(f);
   std::optional<DotSignature> sig = Classify(f);
   return sig ? MakeForward(f, *sig) : nullptr;
 }
 
 bool HasBuiltinReverseRule(const Function &f) {
-  return Classify(f).has_value();
+  return Classify(f).has_value() || IsNumbaGemv(f);
 }
 
 std::optional<ReverseRule> BuiltinReverseRule(Function &f) {
+  if (IsNumbaGemv(f))
+    return GemvReverseRule(f);
   std::optional<DotSignature> sig = Classify(f);
   if (!sig)
     return std::nullopt;
@@ -340,6 +349,8 @@ std::optional<ReverseRule> BuiltinReverseRule(Function &f) {
 }
 
 bool BlasParamReadOnly(const Function &f, unsigned arg) {
+  if (IsNumbaGemv(f))
+    return arg != 9; // y
   std::optional<DotSignature> sig = Classify(f);
   if (!sig)
     return false;

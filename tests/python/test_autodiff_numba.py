@@ -142,8 +142,7 @@ def test_array_temporaries_and_value():
 
 
 def mlp_loss(w1, w2, x, y):
-    # loops, not `@`: Numba's matrix products call BLAS (numba_xxgemv),
-    # whose derivative rules do not exist yet (test_blas_is_an_error)
+    # loops here; `@` goes through BLAS (test_matrix_vector_product)
     loss = 0.0
     for n in range(x.shape[0]):
         p = 0.0
@@ -156,13 +155,33 @@ def mlp_loss(w1, w2, x, y):
     return loss / x.shape[0]
 
 
-def test_blas_is_an_error():
-    @enzyme_reverse(enzyme_const="x")
-    def quad(w, x):
-        return np.sum(x @ w)
+def test_matrix_vector_product():
+    # `A @ w` calls BLAS gemv (numba_xxgemv): for a C-ordered matrix and
+    # for its transpose inside the function (trans 't' and 'n'), the core's
+    # built-in rule, both modes.
+    def quad(w, a, y):
+        r = a @ w - y
+        return np.sum(np.tanh(r) * r)
 
-    with pytest.raises(AutodiffError, match="numba_xxgemv"):
-        quad(np.ones(3), np.ones((2, 3)))
+    def quad_t(w, b, y):
+        r = b.T @ w - y
+        return np.sum(np.tanh(r) * r)
+
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=(4, 3))
+    w = rng.normal(size=3)
+    y = rng.normal(size=4)
+    r = a @ w - y
+    dr = np.tanh(r) + r * (1 - np.tanh(r) ** 2)
+    v = rng.normal(size=3)
+    for f, m, want_m in ((quad, a, np.outer(dr, w)),
+                         (quad_t, np.ascontiguousarray(a.T), np.outer(w, dr))):
+        gw, gm = enzyme_reverse(enzyme_const="y")(f)(w, m, y)
+        assert np.allclose(gw, a.T @ dr, rtol=1e-12)
+        assert np.allclose(gm, want_m, rtol=1e-12)
+        tangent = enzyme_forward(enzyme_const="y")(f)(w, m, y,
+                                                      tangents={"w": v})
+        assert tangent == pytest.approx(float(gw @ v), rel=1e-12)
 
 
 def test_dot_of_vectors():

@@ -1,0 +1,58 @@
+//===- enzyme_bridge/rules/BlasIR.h - Building blocks of BLAS rules -*- C++ -*-===//
+//
+// Internal to the built-in BLAS rules (BlasRules.cpp: dot products;
+// BlasGemv.cpp: Numba's matrix-vector helper): the IR they are made of.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AUTODIFF_ENZYME_BRIDGE_RULES_BLASIR_H
+#define AUTODIFF_ENZYME_BRIDGE_RULES_BLASIR_H
+
+#include "enzyme_bridge/analysis/KnownFunctions.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/IRBuilder.h"
+
+#include <functional>
+
+namespace autodiff::blas {
+
+/// The arguments of a rule function: per primal parameter, its value and
+/// (for a pointer) its shadow or tangent.
+struct RuleArgs {
+  llvm::SmallVector<llvm::Value *, 10> value, shadow;
+};
+RuleArgs SplitArgs(llvm::Function &rule, const llvm::Function &f);
+
+/// A new internal rule function `prefix + f's name` taking f's parameters,
+/// each pointer followed by its shadow, then `extra`; null when the module
+/// already has it (`have` is set to it then).
+llvm::Function *NewRule(llvm::Function &f, const char *prefix, llvm::Type *rt,
+                        llvm::ArrayRef<llvm::Type *> extra,
+                        llvm::Function *&have);
+
+/// Element i of a strided BLAS vector: from the end when inc < 0.
+llvm::Value *Element(llvm::IRBuilder<> &b, llvm::Type *elt, llvm::Value *base,
+                     llvm::Value *i, llvm::Value *inc, llvm::Value *n);
+
+/// for (i = 0; i < n; ++i) body(i); leaves `b` after the loop.
+void EmitLoop(llvm::IRBuilder<> &b, llvm::Value *n,
+              const std::function<void(llvm::IRBuilder<> &, llvm::Value *)>
+                  &body);
+
+/// Runs `per_type` once for a `fixed` element type, else for Numba's kinds
+/// 'd' and 's' in a switch on `kind`; other kinds stop the program with a
+/// message naming `helper`.
+void ForElementType(
+    llvm::IRBuilder<> &b, llvm::Type *fixed, llvm::Value *kind,
+    const char *helper,
+    const std::function<void(llvm::IRBuilder<> &, llvm::Type *)> &per_type);
+
+/// Numba's matrix-vector helper `numba_xxgemv` (BlasGemv.cpp).
+bool IsNumbaGemv(const llvm::Function &f);
+ReverseRule GemvReverseRule(llvm::Function &f);
+llvm::Function *GemvForwardRule(llvm::Function &f);
+
+} // namespace autodiff::blas
+
+#endif // AUTODIFF_ENZYME_BRIDGE_RULES_BLASIR_H
