@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/ValueHandle.h"
 
 #include <optional>
 #include <string>
@@ -40,10 +41,12 @@ struct RequestCall {
   DiffRequest request;
   /// Per parameter of request.fn: the primal operand (not yet coerced to
   /// the parameter type) and its shadows (one per lane for Dup/DupNoNeed).
-  llvm::SmallVector<llvm::Value *, 8> primals;
-  llvm::SmallVector<llvm::SmallVector<llvm::Value *, 4>, 8> shadows;
+  /// Operands are tracking handles: one may be the result of another
+  /// request of the same batch, replaced before this one is.
+  llvm::SmallVector<llvm::WeakTrackingVH, 8> primals;
+  llvm::SmallVector<llvm::SmallVector<llvm::WeakTrackingVH, 4>, 8> shadows;
   /// Reverse mode: `enzyme_seed` operand (our extension), if given.
-  llvm::Value *seed = nullptr;
+  llvm::WeakTrackingVH seed;
   /// The result goes through this sret pointer instead of the return.
   llvm::Value *sret = nullptr;
   /// The differentiated function returns through an sret parameter (its
@@ -59,8 +62,8 @@ struct RequestCall {
   /// number of the reverse half's tape (anonymous tape: read when the call
   /// is replaced, since it is often the result of another request).
   bool size_query = false;
-  llvm::Value *tape_size = nullptr;
-  llvm::Value *tape_buffer = nullptr;
+  llvm::WeakTrackingVH tape_size;
+  llvm::WeakTrackingVH tape_buffer;
   unsigned tape_operand = 0;
 };
 

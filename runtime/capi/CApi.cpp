@@ -126,6 +126,8 @@ struct ad_jit {
   autodiff::PipelineOptions options;
   /// Errors ORC reported during the current lookup.
   std::string reported;
+  /// Whether a lookup has found a symbol (compiled code may have run).
+  bool looked_up = false;
 
   /// Differentiates, optimizes and hands to the JIT what is pending.
   bool CompilePending(std::string *why);
@@ -276,10 +278,26 @@ AD_EXPORT void *ad_jit_lookup(ad_jit *jit, const char *name, char **error) {
     Fail(error, "cannot find or compile `" + std::string(name) + "`: " + text);
     return nullptr;
   }
+  jit->looked_up = true;
   return addr->toPtr<void *>();
 }
 
-AD_EXPORT void ad_jit_destroy(ad_jit *jit) { delete jit; }
+AD_EXPORT void ad_jit_destroy(ad_jit *jit) {
+  // Reverse derivatives keep their loop tapes' arrays in pools between
+  // calls; the pools live in the JIT's memory, so free what they hold
+  // before that memory goes (once code has run, the release function of
+  // the modules with reverse derivatives is there to call).
+  if (jit && jit->jit && jit->looked_up) {
+    jit->reported.clear();
+    llvm::Expected<llvm::orc::ExecutorAddr> release =
+        jit->jit->lookup("__autodiff_release_tapes");
+    if (release)
+      release->toPtr<void (*)()>()();
+    else
+      llvm::consumeError(release.takeError());
+  }
+  delete jit;
+}
 
 AD_EXPORT int ad_differentiate(const char *ir, size_t size,
                                const char *options,
