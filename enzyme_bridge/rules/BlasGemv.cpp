@@ -48,8 +48,11 @@ Gemv Operands(IRBuilder<> &b, const RuleArgs &r) {
   g.dx = r.shadow[7];
   g.dy = r.shadow[9];
   Type *t = g.trans->getType();
-  g.is_n = b.CreateOr(b.CreateICmpEQ(g.trans, ConstantInt::get(t, 'n')),
-                      b.CreateICmpEQ(g.trans, ConstantInt::get(t, 'N')));
+  // Values are named before use throughout: the IR must not depend on the
+  // order in which the C++ compiler evaluates arguments.
+  Value *lower = b.CreateICmpEQ(g.trans, ConstantInt::get(t, 'n'));
+  Value *upper = b.CreateICmpEQ(g.trans, ConstantInt::get(t, 'N'));
+  g.is_n = b.CreateOr(lower, upper);
   g.xlen = b.CreateSelect(g.is_n, g.n, g.m);
   g.ylen = b.CreateSelect(g.is_n, g.m, g.n);
   return g;
@@ -62,8 +65,9 @@ void ForEachElement(
                              Value *)> &body) {
   EmitLoop(b, g.n, [&](IRBuilder<> &jb, Value *j) {
     EmitLoop(jb, g.m, [&](IRBuilder<> &ib, Value *i) {
-      body(ib, i, j, ib.CreateSelect(g.is_n, j, i),
-           ib.CreateSelect(g.is_n, i, j));
+      Value *xi = ib.CreateSelect(g.is_n, j, i);
+      Value *yi = ib.CreateSelect(g.is_n, i, j);
+      body(ib, i, j, xi, yi);
     });
   });
 }
@@ -82,28 +86,31 @@ Function *MakeAugment(Function &f) {
   RuleArgs r = SplitArgs(*aug, f);
   Gemv g = Operands(b, r);
   // Tape: alpha, beta, then A dense (m x n), then x; 8 bytes an element.
-  Value *elems = b.CreateAdd(b.CreateMul(g.m, g.n),
-                             b.CreateAdd(g.xlen, b.getInt64(2)));
+  Value *matrix = b.CreateMul(g.m, g.n);
+  Value *rest = b.CreateAdd(g.xlen, b.getInt64(2));
+  Value *elems = b.CreateAdd(matrix, rest);
   Value *tape = b.CreateCall(
       m.getOrInsertFunction("malloc", ptr, b.getInt64Ty()),
       {b.CreateMul(elems, b.getInt64(8))}, "tape");
   ForElementType(b, nullptr, g.kind, "numba_xxgemv",
                  [&](IRBuilder<> &eb, Type *elt) {
     eb.CreateStore(eb.CreateLoad(elt, g.alpha), tape);
-    eb.CreateStore(eb.CreateLoad(elt, g.beta),
-                   eb.CreateGEP(elt, tape, eb.getInt64(1)));
+    Value *beta = eb.CreateLoad(elt, g.beta);
+    eb.CreateStore(beta, eb.CreateGEP(elt, tape, eb.getInt64(1)));
     Value *ta = eb.CreateGEP(elt, tape, eb.getInt64(2));
     Value *tx = eb.CreateGEP(elt, ta, eb.CreateMul(g.m, g.n));
     ForEachElement(eb, g, [&](IRBuilder<> &lb, Value *i, Value *j, Value *,
                               Value *) {
+      Value *column = lb.CreateMul(j, g.lda);
       Value *v = lb.CreateLoad(
-          elt, lb.CreateGEP(elt, g.a, lb.CreateAdd(i, lb.CreateMul(j, g.lda))));
-      lb.CreateStore(v, lb.CreateGEP(elt, ta,
-                                     lb.CreateAdd(i, lb.CreateMul(j, g.m))));
+          elt, lb.CreateGEP(elt, g.a, lb.CreateAdd(i, column)));
+      Value *dense = lb.CreateMul(j, g.m);
+      Value *to = lb.CreateGEP(elt, ta, lb.CreateAdd(i, dense));
+      lb.CreateStore(v, to);
     });
     EmitLoop(eb, g.xlen, [&](IRBuilder<> &lb, Value *k) {
-      lb.CreateStore(lb.CreateLoad(elt, lb.CreateGEP(elt, g.x, k)),
-                     lb.CreateGEP(elt, tx, k));
+      Value *v = lb.CreateLoad(elt, lb.CreateGEP(elt, g.x, k));
+      lb.CreateStore(v, lb.CreateGEP(elt, tx, k));
     });
   });
   CallInst *primal = b.CreateCall(&f, r.value);
@@ -134,24 +141,26 @@ Function *MakeReverse(Function &f) {
     Value *tx = eb.CreateGEP(elt, ta, eb.CreateMul(g.m, g.n));
     ForEachElement(eb, g, [&](IRBuilder<> &lb, Value *i, Value *j, Value *xi,
                               Value *yi) {
+      Value *dense = lb.CreateMul(j, g.m);
       Value *aij = lb.CreateLoad(
-          elt, lb.CreateGEP(elt, ta, lb.CreateAdd(i, lb.CreateMul(j, g.m))));
-      Value *ybar = lb.CreateFMul(
-          alpha, lb.CreateLoad(elt, lb.CreateGEP(elt, g.dy, yi)));
+          elt, lb.CreateGEP(elt, ta, lb.CreateAdd(i, dense)));
+      Value *dyv = lb.CreateLoad(elt, lb.CreateGEP(elt, g.dy, yi));
+      Value *ybar = lb.CreateFMul(alpha, dyv);
       Value *pdx = lb.CreateGEP(elt, g.dx, xi);
-      lb.CreateStore(lb.CreateFAdd(lb.CreateLoad(elt, pdx),
-                                   lb.CreateFMul(aij, ybar)),
-                     pdx);
-      Value *pda = lb.CreateGEP(elt, g.da,
-                                lb.CreateAdd(i, lb.CreateMul(j, g.lda)));
+      Value *oldx = lb.CreateLoad(elt, pdx);
+      Value *addx = lb.CreateFMul(aij, ybar);
+      lb.CreateStore(lb.CreateFAdd(oldx, addx), pdx);
+      Value *column = lb.CreateMul(j, g.lda);
+      Value *pda = lb.CreateGEP(elt, g.da, lb.CreateAdd(i, column));
       Value *xv = lb.CreateLoad(elt, lb.CreateGEP(elt, tx, xi));
-      lb.CreateStore(lb.CreateFAdd(lb.CreateLoad(elt, pda),
-                                   lb.CreateFMul(ybar, xv)),
-                     pda);
+      Value *olda = lb.CreateLoad(elt, pda);
+      Value *adda = lb.CreateFMul(ybar, xv);
+      lb.CreateStore(lb.CreateFAdd(olda, adda), pda);
     });
     EmitLoop(eb, g.ylen, [&](IRBuilder<> &lb, Value *k) {
       Value *p = lb.CreateGEP(elt, g.dy, k);
-      lb.CreateStore(lb.CreateFMul(beta, lb.CreateLoad(elt, p)), p);
+      Value *v = lb.CreateLoad(elt, p);
+      lb.CreateStore(lb.CreateFMul(beta, v), p);
     });
   });
   b.CreateCall(m.getOrInsertFunction("free", b.getVoidTy(), ptr), {tape});
@@ -205,19 +214,24 @@ Function *GemvForwardRule(Function &f) {
       EmitLoop(ob, g.xlen, [&](IRBuilder<> &lb, Value *xi) {
         Value *i = lb.CreateSelect(g.is_n, yi, xi);
         Value *j = lb.CreateSelect(g.is_n, xi, yi);
-        Value *at = lb.CreateAdd(i, lb.CreateMul(j, g.lda));
-        Value *term = lb.CreateFAdd(
-            lb.CreateFMul(lb.CreateLoad(elt, lb.CreateGEP(elt, g.a, at)),
-                          lb.CreateLoad(elt, lb.CreateGEP(elt, g.dx, xi))),
-            lb.CreateFMul(lb.CreateLoad(elt, lb.CreateGEP(elt, g.da, at)),
-                          lb.CreateLoad(elt, lb.CreateGEP(elt, g.x, xi))));
-        lb.CreateStore(lb.CreateFAdd(lb.CreateLoad(elt, acc), term), acc);
+        Value *column = lb.CreateMul(j, g.lda);
+        Value *at = lb.CreateAdd(i, column);
+        Value *aij = lb.CreateLoad(elt, lb.CreateGEP(elt, g.a, at));
+        Value *dxv = lb.CreateLoad(elt, lb.CreateGEP(elt, g.dx, xi));
+        Value *daij = lb.CreateLoad(elt, lb.CreateGEP(elt, g.da, at));
+        Value *xv = lb.CreateLoad(elt, lb.CreateGEP(elt, g.x, xi));
+        Value *left = lb.CreateFMul(aij, dxv);
+        Value *right = lb.CreateFMul(daij, xv);
+        Value *term = lb.CreateFAdd(left, right);
+        Value *sum = lb.CreateLoad(elt, acc);
+        lb.CreateStore(lb.CreateFAdd(sum, term), acc);
       });
       Value *p = ob.CreateGEP(elt, g.dy, yi);
-      ob.CreateStore(
-          ob.CreateFAdd(ob.CreateFMul(alpha, ob.CreateLoad(elt, acc)),
-                        ob.CreateFMul(beta, ob.CreateLoad(elt, p))),
-          p);
+      Value *sum = ob.CreateLoad(elt, acc);
+      Value *scaled = ob.CreateFMul(alpha, sum);
+      Value *old = ob.CreateLoad(elt, p);
+      Value *kept = ob.CreateFMul(beta, old);
+      ob.CreateStore(ob.CreateFAdd(scaled, kept), p);
     });
   });
   CallInst *primal = b.CreateCall(&f, r.value);

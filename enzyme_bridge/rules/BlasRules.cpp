@@ -79,11 +79,16 @@ namespace blas {
 /// Element i of a strided BLAS vector: from the end when inc < 0.
 Value *Element(IRBuilder<> &b, Type *elt, Value *base, Value *i, Value *inc,
                Value *n) {
+  // Each value named before use: the IR must not depend on the order in
+  // which the C++ compiler evaluates arguments (scripts/check-compilers.sh).
   Value *zero = b.getInt64(0);
-  Value *negStart = b.CreateMul(b.CreateSub(n, b.getInt64(1)),
-                                b.CreateNeg(inc));
-  Value *start = b.CreateSelect(b.CreateICmpSLT(inc, zero), negStart, zero);
-  return b.CreateGEP(elt, base, b.CreateAdd(start, b.CreateMul(i, inc)));
+  Value *last = b.CreateSub(n, b.getInt64(1));
+  Value *back = b.CreateNeg(inc);
+  Value *negStart = b.CreateMul(last, back);
+  Value *negative = b.CreateICmpSLT(inc, zero);
+  Value *start = b.CreateSelect(negative, negStart, zero);
+  Value *step = b.CreateMul(i, inc);
+  return b.CreateGEP(elt, base, b.CreateAdd(start, step));
 }
 
 /// for (i = 0; i < n; ++i) body(i); leaves `b` after the loop.
@@ -219,19 +224,21 @@ Function *MakeAugment(Function &f, const DotSignature &sig) {
   DotOperands d = Operands(b, sig.form, a);
   Value *kind = sig.elt ? nullptr : a.value[0];
   // Room for n elements of x and of y at the widest type.
-  Value *bytes = b.CreateMul(b.CreateSelect(b.CreateICmpSGT(d.n, b.getInt64(0)),
-                                            d.n, b.getInt64(1)),
-                             b.getInt64(16));
+  Value *positive = b.CreateICmpSGT(d.n, b.getInt64(0));
+  Value *count = b.CreateSelect(positive, d.n, b.getInt64(1));
+  Value *bytes = b.CreateMul(count, b.getInt64(16));
   Value *tape = b.CreateCall(m.getOrInsertFunction("malloc", ptr,
                                                    b.getInt64Ty()),
                              {bytes}, "tape");
   ForElementType(b, sig.elt, kind, "numba_xxdot", [&](IRBuilder<> &ib, Type *elt) {
     Value *ty = ib.CreateGEP(elt, tape, d.n);
     EmitLoop(ib, d.n, [&](IRBuilder<> &lb, Value *i) {
-      lb.CreateStore(lb.CreateLoad(elt, Element(lb, elt, d.x, i, d.incx, d.n)),
-                     lb.CreateGEP(elt, tape, i));
-      lb.CreateStore(lb.CreateLoad(elt, Element(lb, elt, d.y, i, d.incy, d.n)),
-                     lb.CreateGEP(elt, ty, i));
+      Value *x = lb.CreateLoad(elt, Element(lb, elt, d.x, i, d.incx, d.n));
+      Value *tx = lb.CreateGEP(elt, tape, i);
+      lb.CreateStore(x, tx);
+      Value *y = lb.CreateLoad(elt, Element(lb, elt, d.y, i, d.incy, d.n));
+      Value *typ = lb.CreateGEP(elt, ty, i);
+      lb.CreateStore(y, typ);
     });
   });
   Value *r = b.CreateInsertValue(PoisonValue::get(rt), tape, {0});
@@ -273,12 +280,12 @@ Function *MakeReverse(Function &f, const DotSignature &sig) {
       Value *yi = lb.CreateLoad(elt, lb.CreateGEP(elt, ty, i));
       Value *px = Element(lb, elt, d.dx, i, d.incx, d.n);
       Value *py = Element(lb, elt, d.dy, i, d.incy, d.n);
-      lb.CreateStore(lb.CreateFAdd(lb.CreateLoad(elt, px),
-                                   lb.CreateFMul(seed, yi)),
-                     px);
-      lb.CreateStore(lb.CreateFAdd(lb.CreateLoad(elt, py),
-                                   lb.CreateFMul(seed, xi)),
-                     py);
+      Value *oldx = lb.CreateLoad(elt, px);
+      Value *addx = lb.CreateFMul(seed, yi);
+      lb.CreateStore(lb.CreateFAdd(oldx, addx), px);
+      Value *oldy = lb.CreateLoad(elt, py);
+      Value *addy = lb.CreateFMul(seed, xi);
+      lb.CreateStore(lb.CreateFAdd(oldy, addy), py);
     });
   });
   b.CreateCall(m.getOrInsertFunction("free", b.getVoidTy(), ptr), {tape});
@@ -311,8 +318,11 @@ Function *MakeForward(Function &f, const DotSignature &sig) {
       Value *y = lb.CreateLoad(elt, Element(lb, elt, d.y, i, d.incy, d.n));
       Value *dx = lb.CreateLoad(elt, Element(lb, elt, d.dx, i, d.incx, d.n));
       Value *dy = lb.CreateLoad(elt, Element(lb, elt, d.dy, i, d.incy, d.n));
-      Value *term = lb.CreateFAdd(lb.CreateFMul(dx, y), lb.CreateFMul(x, dy));
-      lb.CreateStore(lb.CreateFAdd(lb.CreateLoad(elt, slot), term), slot);
+      Value *left = lb.CreateFMul(dx, y);
+      Value *right = lb.CreateFMul(x, dy);
+      Value *term = lb.CreateFAdd(left, right);
+      Value *sum = lb.CreateLoad(elt, slot);
+      lb.CreateStore(lb.CreateFAdd(sum, term), slot);
     });
   });
   Value *tangent = acc ? static_cast<Value *>(b.CreateLoad(sig.elt, acc))

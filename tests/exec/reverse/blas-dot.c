@@ -2,7 +2,8 @@
 // registered, and the core differentiates cblas_ddot / cblas_sdot (with
 // strides, a negative one included), the Fortran ddot_, and Numba's
 // helper numba_xxdot (kinds 'd' and 's', status checked by the caller, a
-// constant operand), the operands overwritten by the caller after the
+// constant operand) and its matrix-vector helper numba_xxgemv (both
+// transposes, alpha and beta), the operands overwritten by the caller after the
 // call. The BLAS functions are defined below (out of line, as a library's
 // would be) so the test needs no BLAS. Reverse gradients against finite
 // differences; forward derivatives along a direction against the reverse
@@ -46,6 +47,25 @@ __attribute__((noinline)) int numba_xxdot(char kind, char conj, size_t n, const 
   return 1;
 }
 
+/* Numba's matrix-vector helper: y = alpha op(A) x + beta y, A m x n
+   column-major with leading dimension lda, op(A) = A for 'n', A^T for 't'. */
+__attribute__((noinline)) int numba_xxgemv(char kind, char trans, ptrdiff_t m, ptrdiff_t n,
+                                           void *alpha, void *a, ptrdiff_t lda, void *x,
+                                           void *beta, void *y) {
+  if (kind != 'd') return 1;
+  const double *A = a, *X = x;
+  double *Y = y, al = *(double *)alpha, be = *(double *)beta;
+  int tr = trans == 't' || trans == 'T';
+  ptrdiff_t ylen = tr ? n : m, xlen = tr ? m : n;
+  for (ptrdiff_t r = 0; r < ylen; ++r) {
+    double s = 0;
+    for (ptrdiff_t k = 0; k < xlen; ++k)
+      s += (tr ? A[k + r * lda] : A[r + k * lda]) * X[k];
+    Y[r] = al * s + be * Y[r];
+  }
+  return 0;
+}
+
 enum { N = 6 };
 static const double table[3] = {0.5, -1.5, 2.0};
 
@@ -70,6 +90,16 @@ double f_numba(double *x, int n) {
   return exp(0.1 * out) * out2;
 }
 
+/* A (2 x 3, column-major, lda 2) is x[0..5]; v = x[0..2] for 'n' (length
+   3), x[3..4] for 't' (length 2). */
+double f_gemv(double *x, int n) {
+  (void)n;
+  double one = 1, half = 0.5, y[3] = {0.1, -0.2, 0.3}, z[3] = {0, 0, 0};
+  if (numba_xxgemv('d', 'n', 2, 3, &one, x, 2, x, &half, y) != 0) return -1;
+  if (numba_xxgemv('d', 't', 2, 3, &half, x, 2, x + 3, &one, z) != 0) return -1;
+  return sin(y[0]) * y[1] + z[0] * z[1] - z[2] * z[2];
+}
+
 float f_sdot(float *x, int n) {
   float out;
   if (numba_xxdot('s', 0, n, x, x, &out) != 0) return -1;
@@ -87,6 +117,12 @@ static double fortran_fd(const double *v, void *c) {
   double x[N];
   memcpy(x, v, sizeof x);
   return f_fortran(x, N);
+}
+static double gemv_fd(const double *v, void *c) {
+  (void)c;
+  double x[N];
+  memcpy(x, v, sizeof x);
+  return f_gemv(x, N);
 }
 static double numba_fd(const double *v, void *c) {
   (void)c;
@@ -116,6 +152,11 @@ int main(void) {
   __enzyme_autodiff((void *)f_numba, enzyme_dup, x, dx, enzyme_const, N);
   CHECK_GRADIENT(numba_fd, 0, x0, N, dx);
 
+  memcpy(x, x0, sizeof x);
+  memset(dx, 0, sizeof dx);
+  __enzyme_autodiff((void *)f_gemv, enzyme_dup, x, dx, enzyme_const, N);
+  CHECK_GRADIENT(gemv_fd, 0, x0, N, dx);
+
   /* Forward mode along v: the tangent is grad . v. */
   const double v[N] = {0.3, -1.0, 0.5, 0.25, -0.7, 1.2};
 #define FORWARD_MATCHES_REVERSE(F)                                              \
@@ -133,6 +174,7 @@ int main(void) {
   FORWARD_MATCHES_REVERSE(f_cblas);
   FORWARD_MATCHES_REVERSE(f_fortran);
   FORWARD_MATCHES_REVERSE(f_numba);
+  FORWARD_MATCHES_REVERSE(f_gemv);
 
   /* float: d/dx (x.x)^2 = 4 (x.x) x */
   float xf[4] = {0.5f, -1.0f, 0.25f, 2.0f}, dxf[4] = {0};
