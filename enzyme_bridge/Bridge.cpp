@@ -249,6 +249,58 @@ absl::Status ReplaceSizeQuery(const RequestCall &rc) {
   return absl::OkStatus();
 }
 
+/// Whether the call site's result (`want`, set to void when the result is
+/// unused or goes to an implicit sret) can take the derivative's: the same
+/// leaves (`same_leaves`), or the same size as an ABI coercion. A result
+/// nobody uses may have any declared type (C code often declares one
+/// `double __enzyme_fwddiff(void *, ...)` for every call).
+absl::Status CheckResultLayout(const RequestCall &rc, Function &df,
+                               Type *&want, bool &sameLeaves) {
+  CallBase &call = *rc.call;
+  const DiffRequest &r = rc.request;
+  if ((!rc.sret && call.use_empty()) || rc.implicit_sret)
+    want = Type::getVoidTy(call.getContext());
+  Type *have = df.getReturnType();
+  SmallVector<Type *, 8> wantLeaves, haveLeaves;
+  if (!want->isVoidTy())
+    LeafTypes(want, wantLeaves);
+  if (!have->isVoidTy())
+    LeafTypes(have, haveLeaves);
+  const DataLayout &dl = call.getModule()->getDataLayout();
+  sameLeaves = wantLeaves == haveLeaves;
+  // Same-size results of other shapes are ABI coercions ({float, float}
+  // as an i64, say); two floating-point layouts that differ are not.
+  auto scalars = [](ArrayRef<Type *> leaves, SmallVectorImpl<Type *> &out) {
+    bool allFloat = true;
+    for (Type *t : leaves) {
+      auto *vt = dyn_cast<FixedVectorType>(t);
+      Type *elt = vt ? vt->getElementType() : t;
+      out.append(vt ? vt->getNumElements() : 1, elt);
+      allFloat &= elt->isFloatingPointTy();
+    }
+    return allFloat;
+  };
+  SmallVector<Type *, 8> wantScalars, haveScalars;
+  bool floatLayouts = scalars(wantLeaves, wantScalars) &
+                      scalars(haveLeaves, haveScalars);
+  bool sameSize = !want->isVoidTy() && !have->isVoidTy() &&
+                  dl.getTypeStoreSize(want) == dl.getTypeStoreSize(have) &&
+                  !(floatLayouts && wantScalars != haveScalars);
+  if (!want->isVoidTy() && !sameLeaves && !sameSize) {
+    std::string leaves;
+    for (Type *t : haveLeaves)
+      leaves += (leaves.empty() ? "" : ", ") + TypeName(t);
+    return ErrorAt(absl::StatusCode::kInvalidArgument, call,
+                   "the call expects `" + TypeName(want) +
+                       "`, but the derivative of `" + r.fn->getName().str() +
+                       "` (" + r.ToString() + ") returns " +
+                       (leaves.empty() ? std::string("nothing")
+                                       : "(" + leaves + ")"));
+  }
+
+  return absl::OkStatus();
+}
+
 absl::Status ReplaceRequestCall(const RequestCall &rc, Function &df) {
   CallBase &call = *rc.call;
   const DiffRequest &r = rc.request;
@@ -316,49 +368,11 @@ absl::Status ReplaceRequestCall(const RequestCall &rc, Function &df) {
   if (r.mode == Mode::Augmented)
     return ReplaceAugmentCall(b, rc, df, args);
 
-  // Check the result layout before changing anything. A result nobody
-  // uses may have any declared type (C code often declares one
-  // `double __enzyme_fwddiff(void *, ...)` for every call).
+  // Check the result layout before changing anything.
   Type *want = rc.result_type;
-  if ((!rc.sret && call.use_empty()) || rc.implicit_sret)
-    want = Type::getVoidTy(call.getContext());
+  bool sameLeaves = false;
+  AD_RETURN_IF_ERROR(CheckResultLayout(rc, df, want, sameLeaves));
   Type *have = df.getReturnType();
-  SmallVector<Type *, 8> wantLeaves, haveLeaves;
-  if (!want->isVoidTy())
-    LeafTypes(want, wantLeaves);
-  if (!have->isVoidTy())
-    LeafTypes(have, haveLeaves);
-  const DataLayout &dl = call.getModule()->getDataLayout();
-  bool sameLeaves = wantLeaves == haveLeaves;
-  // Same-size results of other shapes are ABI coercions ({float, float}
-  // as an i64, say); two floating-point layouts that differ are not.
-  auto scalars = [](ArrayRef<Type *> leaves, SmallVectorImpl<Type *> &out) {
-    bool allFloat = true;
-    for (Type *t : leaves) {
-      auto *vt = dyn_cast<FixedVectorType>(t);
-      Type *elt = vt ? vt->getElementType() : t;
-      out.append(vt ? vt->getNumElements() : 1, elt);
-      allFloat &= elt->isFloatingPointTy();
-    }
-    return allFloat;
-  };
-  SmallVector<Type *, 8> wantScalars, haveScalars;
-  bool floatLayouts = scalars(wantLeaves, wantScalars) &
-                      scalars(haveLeaves, haveScalars);
-  bool sameSize = !want->isVoidTy() && !have->isVoidTy() &&
-                  dl.getTypeStoreSize(want) == dl.getTypeStoreSize(have) &&
-                  !(floatLayouts && wantScalars != haveScalars);
-  if (!want->isVoidTy() && !sameLeaves && !sameSize) {
-    std::string leaves;
-    for (Type *t : haveLeaves)
-      leaves += (leaves.empty() ? "" : ", ") + TypeName(t);
-    return ErrorAt(absl::StatusCode::kInvalidArgument, call,
-                   "the call expects `" + TypeName(want) +
-                       "`, but the derivative of `" + r.fn->getName().str() +
-                       "` (" + r.ToString() + ") returns " +
-                       (leaves.empty() ? std::string("nothing")
-                                       : "(" + leaves + ")"));
-  }
 
   Value *result;
   BasicBlock *cont = nullptr;

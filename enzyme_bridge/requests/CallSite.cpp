@@ -302,6 +302,75 @@ absl::Status ReadSizeQuery(Reader &r, RequestCall &rc) {
   return absl::OkStatus();
 }
 
+/// What the option markers before the arguments set.
+struct MarkerOptions {
+  unsigned width = 1;
+  bool const_return = false, no_return = false;
+};
+
+/// Reads the operands of an option marker (`enzyme_width N`,
+/// `enzyme_seed v`, `enzyme_allocated n`, ...): true when `kind` is one,
+/// false for an activity marker (whose value the caller reads).
+absl::StatusOr<bool> ReadOptionMarker(Reader &r, MarkerKind kind,
+                                      const std::string &marker, bool split,
+                                      bool seenParam, RequestCall &rc,
+                                      MarkerOptions &o) {
+  switch (kind) {
+  case MarkerKind::Unknown:
+    return r.Error("unknown marker `" + marker + "` (operand " +
+                   std::to_string(r.Pos() - 1) + ")");
+  case MarkerKind::Width: {
+    if (r.AtEnd())
+      return r.Error("enzyme_width must be followed by a constant width");
+    auto *ci = dyn_cast<ConstantInt>(r.Next());
+    if (!ci || ci->isZero() || ci->getZExtValue() > 64)
+      return r.Error(
+          "enzyme_width must be followed by a constant between 1 and 64");
+    if (seenParam)
+      return r.Error("enzyme_width must come before the arguments");
+    o.width = static_cast<unsigned>(ci->getZExtValue());
+    return true;
+  }
+  case MarkerKind::PrimalReturn:
+    rc.request.return_primal = true;
+    return true;
+  case MarkerKind::ConstReturn:
+    o.const_return = true;
+    return true;
+  case MarkerKind::NoReturn:
+    o.no_return = true;
+    return true;
+  case MarkerKind::Seed:
+    if (r.AtEnd())
+      return r.Error("enzyme_seed must be followed by the seed value");
+    rc.seed = r.Next();
+    return true;
+  case MarkerKind::Allocated:
+  case MarkerKind::Tape:
+    if (!split)
+      return r.Error("`" + marker +
+                     "` is only valid with __enzyme_augmentfwd / "
+                     "__enzyme_reverse");
+    if (seenParam)
+      return r.Error("`" + marker + "` must come before the arguments");
+    if (r.AtEnd())
+      return r.Error("`" + marker + "` must be followed by " +
+                     (kind == MarkerKind::Tape
+                          ? "the tape buffer"
+                          : "the buffer's size in bytes"));
+    (kind == MarkerKind::Tape ? rc.tape_buffer
+                                                 : rc.tape_size) =
+        r.Next();
+    return true;
+  case MarkerKind::Const:
+  case MarkerKind::Dup:
+  case MarkerKind::DupNoNeed:
+  case MarkerKind::Out:
+    return false;
+  }
+  return false;
+}
+
 } // namespace
 
 absl::StatusOr<RequestCall> ParseRequestCall(CallBase &call) {
@@ -341,8 +410,8 @@ absl::StatusOr<RequestCall> ParseRequestCall(CallBase &call) {
     rc.result_type = call.getType();
   }
 
-  bool constReturn = false, noReturn = false, seenParam = false;
-  unsigned width = 1;
+  bool seenParam = false;
+  MarkerOptions options;
   FunctionType *fty = fn->getFunctionType();
   unsigned nparams = fty->getNumParams();
   rc.primals.resize(nparams);
@@ -369,66 +438,17 @@ absl::StatusOr<RequestCall> ParseRequestCall(CallBase &call) {
     std::optional<std::string> marker = MarkerName(v);
     std::optional<ArgActivity> act;
     if (marker) {
-      switch (ClassifyMarker(*marker)) {
-      case MarkerKind::Unknown:
-        return r.Error("unknown marker `" + *marker + "` (operand " +
-                       std::to_string(r.Pos() - 1) + ")");
-      case MarkerKind::Width: {
-        if (r.AtEnd())
-          return r.Error("enzyme_width must be followed by a constant width");
-        auto *ci = dyn_cast<ConstantInt>(r.Next());
-        if (!ci || ci->isZero() || ci->getZExtValue() > 64)
-          return r.Error(
-              "enzyme_width must be followed by a constant between 1 and 64");
-        if (seenParam)
-          return r.Error("enzyme_width must come before the arguments");
-        width = static_cast<unsigned>(ci->getZExtValue());
+      MarkerKind kind = ClassifyMarker(*marker);
+      absl::StatusOr<bool> option =
+          ReadOptionMarker(r, kind, *marker, split, seenParam, rc, options);
+      if (!option.ok())
+        return option.status();
+      if (*option)
         continue;
-      }
-      case MarkerKind::PrimalReturn:
-        rc.request.return_primal = true;
-        continue;
-      case MarkerKind::ConstReturn:
-        constReturn = true;
-        continue;
-      case MarkerKind::NoReturn:
-        noReturn = true;
-        continue;
-      case MarkerKind::Seed:
-        if (r.AtEnd())
-          return r.Error("enzyme_seed must be followed by the seed value");
-        rc.seed = r.Next();
-        continue;
-      case MarkerKind::Allocated:
-      case MarkerKind::Tape:
-        if (!split)
-          return r.Error("`" + *marker +
-                         "` is only valid with __enzyme_augmentfwd / "
-                         "__enzyme_reverse");
-        if (seenParam)
-          return r.Error("`" + *marker + "` must come before the arguments");
-        if (r.AtEnd())
-          return r.Error("`" + *marker + "` must be followed by " +
-                         (ClassifyMarker(*marker) == MarkerKind::Tape
-                              ? "the tape buffer"
-                              : "the buffer's size in bytes"));
-        (ClassifyMarker(*marker) == MarkerKind::Tape ? rc.tape_buffer
-                                                     : rc.tape_size) =
-            r.Next();
-        continue;
-      case MarkerKind::Const:
-        act = ArgActivity::Const;
-        break;
-      case MarkerKind::Dup:
-        act = ArgActivity::Dup;
-        break;
-      case MarkerKind::DupNoNeed:
-        act = ArgActivity::DupNoNeed;
-        break;
-      case MarkerKind::Out:
-        act = ArgActivity::Out;
-        break;
-      }
+      act = kind == MarkerKind::Const       ? ArgActivity::Const
+            : kind == MarkerKind::Dup       ? ArgActivity::Dup
+            : kind == MarkerKind::DupNoNeed ? ArgActivity::DupNoNeed
+                                            : ArgActivity::Out;
       if (r.AtEnd())
         return r.Error("marker `" + *marker + "` is not followed by a value");
       v = r.Next();
@@ -447,10 +467,10 @@ absl::StatusOr<RequestCall> ParseRequestCall(CallBase &call) {
     rc.request.args[param] = *act;
     rc.primals[param] = v;
     if (*act == ArgActivity::Dup || *act == ArgActivity::DupNoNeed) {
-      for (unsigned k = 0; k < width; ++k) {
+      for (unsigned k = 0; k < options.width; ++k) {
         if (r.AtEnd() || MarkerName(r.Peek()))
           return r.Error("missing shadow " + std::to_string(k + 1) + " of " +
-                         std::to_string(width) + " for parameter " +
+                         std::to_string(options.width) + " for parameter " +
                          std::to_string(param) + " of `" +
                          fn->getName().str() + "`");
         rc.shadows[param].push_back(r.Next());
@@ -462,18 +482,18 @@ absl::StatusOr<RequestCall> ParseRequestCall(CallBase &call) {
     return r.Error("too few arguments: `" + fn->getName().str() + "` takes " +
                    std::to_string(nparams) + " parameters, the call passes " +
                    std::to_string(param));
-  rc.request.width = width;
-  if (rc.implicit_sret && width != 1)
+  rc.request.width = options.width;
+  if (rc.implicit_sret && options.width != 1)
     return r.Error("a function returning through sret (`" +
                    fn->getName().str() +
                    "`) with an implicit result buffer supports width 1 only; "
                    "pass the result buffer and its shadows explicitly");
-  SetReturnFlags(rc, constReturn, noReturn);
+  SetReturnFlags(rc, options.const_return, options.no_return);
   if (split) {
     if (rc.tape_buffer && !rc.tape_size)
       return r.Error("enzyme_tape needs enzyme_allocated, SIZE before it "
                      "(the buffer's size, from __enzyme_augmentsize)");
-    if (width != 1)
+    if (options.width != 1)
       return r.Error("enzyme_width with split reverse mode is not yet "
                      "supported");
     AD_RETURN_IF_ERROR(ReadSplitTail(r, rc));
