@@ -13,6 +13,8 @@
 #include "enzyme_bridge/requests/CallSite.h"
 #include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/GpuKernels.h"
+#include "enzyme_bridge/rules/Rules.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/requests/Registrations.h"
 #include "support/StatusMacros.h"
@@ -465,7 +467,8 @@ absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
   DerivativeCache cache(m);
   cache.set_tape_log(opts.tape_log);
   cache.set_derivative_fmf(opts.derivative_fmf);
-  cache.set_tape_pools(!nested);
+  // GPU threads would share a pool: each derivative keeps its own arrays.
+  cache.set_tape_pools(!nested && !IsGpuModule(m));
   cache.set_respect_noinline(respect_noinline);
   SmallVector<std::pair<RequestCall *, Function *>, 16> todo;
   for (RequestCall &rc : parsed) {
@@ -664,6 +667,7 @@ absl::StatusOr<FastMathFlags> ParseFastMathFlags(std::string_view spec) {
 
 absl::Status DifferentiateModule(Module &m, const BridgeOptions &opts) {
   AD_RETURN_IF_ERROR(RejectUnsupportedEntryPoints(m));
+  RegisterSharedMemoryShadows(m);
   AD_RETURN_IF_ERROR(ApplyShadowRegistrations(m));
   // clang -O0 marks every function `noinline` (see DerivativeCache).
   bool respect_noinline = any_of(m, [](const Function &f) {

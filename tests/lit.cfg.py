@@ -8,8 +8,8 @@ import lit.formats
 
 config.name = "autodiff"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".ll", ".c", ".cpp", ".test", ".rs", ".py"]
-config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt", "unit", "python"]
+config.suffixes = [".ll", ".c", ".cpp", ".test", ".rs", ".py", ".cu"]
+config.excludes = ["Inputs", "lib", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt", "unit", "python"]
 config.test_source_root = os.path.join(config.autodiff_src_root, "tests")
 config.test_exec_root = os.path.join(config.autodiff_obj_root, "tests")
 
@@ -43,6 +43,12 @@ if rustc:
     config.substitutions.append(("%rustc", rustc))
 if os.path.exists("/usr/lib/python3/dist-packages/numba"):
     config.available_features.add("numba")
+# GPU kernels (tests/exec/gpu) need the CUDA toolkit's headers and
+# libdevice; they run their kernels only where a CUDA device is usable.
+cuda = os.environ.get("CUDA_PATH", "/usr/local/cuda")
+if os.path.exists(os.path.join(cuda, "nvvm", "libdevice", "libdevice.10.bc")):
+    config.available_features.add("cuda-toolkit")
+    config.environment["CUDA_PATH"] = cuda
 # autodiff-compare --plot draws with Debian's matplotlib.
 if os.path.exists("/usr/lib/python3/dist-packages/matplotlib"):
     config.available_features.add("matplotlib")

@@ -16,6 +16,7 @@
 #include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/ShadowArenas.h"
+#include "enzyme_bridge/GpuKernels.h"
 #include "enzyme_bridge/forward/ForwardEmitter.h"
 #include "enzyme_bridge/rules/Rules.h"
 #include "enzyme_bridge/analysis/TypeAnalysis.h"
@@ -152,6 +153,7 @@ absl::Status ForwardEmitter::Run() {
   SmallVector<const Argument *, 8> &activeArgs = cloned.active;
 
   removeUnreachableBlocks(out_);
+  AD_RETURN_IF_ERROR(CheckGpuCalls(out_));
   PromoteLocals();
   activity_.emplace(
       ActivityInfo::Compute(out_, activeArgs, req_.return_tangent));

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/GpuKernels.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/rules/RuleExpr.h"
 #include "enzyme_bridge/rules/Rules.h"
@@ -113,8 +114,30 @@ Value *ReverseEmitter::AddValues(Value *a, Value *b) {
 }
 
 void ReverseEmitter::AccumulateInto(Value *shadow, Value *adjoint,
-                                    Align align) {
+                                    Align align, Accumulation how) {
   Type *t = adjoint->getType();
+  if (how == Accumulation::Atomic) {
+    AtomicAccumulate(shadow, adjoint, align);
+    return;
+  }
+  if (how == Accumulation::AtomicUnlessOneDimensional) {
+    // Both arms use only values made before the branch.
+    Value *plain = EmitOneDimensionalLaunch(rb_);
+    Function *f = rb_.GetInsertBlock()->getParent();
+    LLVMContext &c = f->getContext();
+    auto *plainBB = BasicBlock::Create(c, "accumulate.plain", f);
+    auto *atomicBB = BasicBlock::Create(c, "accumulate.atomic", f);
+    auto *join = BasicBlock::Create(c, "accumulated", f);
+    rb_.CreateCondBr(plain, plainBB, atomicBB);
+    rb_.SetInsertPoint(atomicBB);
+    AtomicAccumulate(shadow, adjoint, align);
+    rb_.CreateBr(join);
+    rb_.SetInsertPoint(plainBB);
+    AccumulateInto(shadow, adjoint, align, Accumulation::Plain);
+    rb_.CreateBr(join);
+    rb_.SetInsertPoint(join);
+    return;
+  }
   if (t->isFPOrFPVectorTy()) {
     // The primal access's alignment: a vector load of x + 4 is not aligned
     // to the vector's size.
@@ -404,7 +427,8 @@ absl::Status ReverseEmitter::visitLoadInst(LoadInst &i) {
     return Unsupported(i, "a load of active data through a pointer whose "
                           "shadow is unknown; " +
                           NoShadowAdvice(*i.getPointerOperand()));
-  AccumulateInto(shadow, a, i.getAlign());
+  AccumulateInto(shadow, a, i.getAlign(),
+                 AccumulationFor(i, i.getPointerOperand()));
   return absl::OkStatus();
 }
 

@@ -12,6 +12,7 @@
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/rules/Rules.h"
 #include "enzyme_bridge/analysis/TypeAnalysis.h"
+#include "enzyme_bridge/GpuKernels.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "support/StatusMacros.h"
 
@@ -77,6 +78,8 @@ bool ReverseEmitter::TouchesActiveData(CallBase &call) {
 }
 
 absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
+  if (gpu_ && IsBarrierCall(call))
+    return MirrorBarrier(call);
   if (IsInactiveCall(call))
     return absl::OkStatus();
   // Calls kept as calls: a module function's split derivative or a
@@ -90,6 +93,8 @@ absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
     return VisitAllocationCall(call, static_cast<int>(kind));
   if (!TouchesActiveData(call))
     return absl::OkStatus();
+  if (std::string why = UnsupportedGpuCall(call); gpu_ && !why.empty())
+    return Unsupported(call, why);
   if (auto *ii = dyn_cast<IntrinsicInst>(&call))
     if (VisitReduction(*ii))
       return absl::OkStatus();

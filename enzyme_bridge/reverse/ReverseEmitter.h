@@ -131,6 +131,8 @@ public:
   /// or a pointer with a shadow.
   bool TouchesActiveData(llvm::CallBase &call);
   absl::Status visitFreezeInst(llvm::FreezeInst &i);
+  /// `atomicrmw fadd/fsub` whose old value is unused (CUDA's atomicAdd).
+  absl::Status visitAtomicRMWInst(llvm::AtomicRMWInst &i);
 
 private:
   friend class ShadowBuilder;
@@ -224,6 +226,8 @@ private:
                                   llvm::GlobalVariable *pool);
   llvm::Function *ReleaseFunction(LoopTape &t, unsigned number,
                                   llvm::GlobalVariable *pool);
+  /// GPU device code: `t`'s arrays start in the thread's local memory.
+  void UseLocalTapeBuffers(LoopTape &t);
   /// `t`'s loop and the enclosing loops, innermost first, each of whose
   /// iterations runs the one inside it the same number of times (trip
   /// counts known at `t`'s entry): its first entry reserves for them all.
@@ -311,9 +315,25 @@ private:
   /// Reads and clears the adjoint of `v` (zero when none was added).
   llvm::Value *TakeAdjoint(llvm::Value *v);
   llvm::Value *AddValues(llvm::Value *a, llvm::Value *b);
+  /// How an adjoint is added into shadow memory: plainly, with atomic
+  /// adds (other GPU threads may add there too), or plainly only when the
+  /// launch is one-dimensional (a thread-private access, GpuKernels.h).
+  enum class Accumulation { Plain, Atomic, AtomicUnlessOneDimensional };
   /// *shadow += adjoint, leaf by leaf.
   void AccumulateInto(llvm::Value *shadow, llvm::Value *adjoint,
-                      llvm::Align align);
+                      llvm::Align align,
+                      Accumulation how = Accumulation::Plain);
+  /// Floating-point leaves with atomic adds (ReverseParallel.cpp).
+  void AtomicAccumulate(llvm::Value *shadow, llvm::Value *adjoint,
+                        llvm::Align align);
+
+  // GPU kernels (ReverseParallel.cpp).
+  /// How the adjoint of `access` (through primal pointer `ptr`) is added.
+  Accumulation AccumulationFor(const llvm::Instruction &access,
+                               const llvm::Value *ptr) const;
+  /// Zeroes, at the entry, the shared-memory shadows the function uses.
+  void ZeroSharedShadows();
+  absl::Status MirrorBarrier(llvm::CallBase &call);
   absl::Status ApplyRule(llvm::Instruction &i);
   absl::Status VisitAllocationCall(llvm::CallBase &call, int kind);
   absl::Status VisitMemoryIntrinsic(llvm::CallBase &call);
@@ -348,6 +368,9 @@ private:
   llvm::SmallPtrSet<const llvm::Instruction *, 8> caller_memory_loads_;
   ClonedPrimal cloned_;
   bool active_return_ = false;
+  /// GPU device code: accesses whose shadow only this thread touches.
+  bool gpu_ = false;
+  llvm::SmallPtrSet<const llvm::Instruction *, 16> thread_private_;
 
   // Analyses of the prepared copy, before the emitter adds to it.
   std::unique_ptr<llvm::DominatorTree> dt_;

@@ -12,6 +12,8 @@
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "enzyme_bridge/rules/BlasRules.h"
+#include "enzyme_bridge/rules/Rules.h"
+#include "enzyme_bridge/GpuKernels.h"
 #include "support/StatusMacros.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -145,6 +147,7 @@ absl::Status ReverseEmitter::Run() {
     dret_->setName("dret");
   }
   AD_RETURN_IF_ERROR(Prepare());
+  AD_RETURN_IF_ERROR(CheckGpuCalls(out_));
   CreateLoopTapes();
   AD_RETURN_IF_ERROR(BuildShadows());
   AD_RETURN_IF_ERROR(BuildReverseBlocks());
@@ -287,6 +290,9 @@ void ReverseEmitter::PrepareBody() {
   SmallVector<const Argument *, 8> active(cloned_.active.begin(),
                                           cloned_.active.end());
   activity_.emplace(ActivityInfo::Compute(out_, active, active_return_));
+  gpu_ = IsGpuModule(*out_.getParent());
+  if (gpu_)
+    thread_private_ = FindThreadPrivateAccesses(out_, *req_.fn);
 }
 
 /// Whether `f` can call itself, directly or through other functions of
@@ -377,7 +383,8 @@ void ReverseEmitter::InlineModuleCalls() {
         if (!callee || callee->isDeclaration() || callee->isVarArg() ||
             callee == req_.fn || callee == &out_ ||
             callee->getFunctionType() != call->getFunctionType() ||
-            RegisteredReverseRule(*callee) || HasBuiltinReverseRule(*callee))
+            RegisteredReverseRule(*callee) || HasBuiltinReverseRule(*callee) ||
+            FindRule(*call)) // libdevice linked in: its rule, not its body.
           continue;
         auto known = recursive.try_emplace(callee, false);
         if (known.second)

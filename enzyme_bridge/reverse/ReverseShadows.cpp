@@ -13,6 +13,7 @@
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/ShadowArenas.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
+#include "enzyme_bridge/RuntimeAbort.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "support/StatusMacros.h"
 
@@ -177,12 +178,7 @@ static Function *CheckSinkHelper(Module &m) {
   const char *msg = "autodiff: active data was stored into memory passed as "
                     "constant; its derivative cannot be given back (pass "
                     "that memory as duplicated)\n";
-  FunctionCallee write = m.getOrInsertFunction(
-      "write", b.getInt64Ty(), b.getInt32Ty(), ptrTy, b.getInt64Ty());
-  b.CreateCall(write, {b.getInt32(2), b.CreateGlobalString(msg),
-                       b.getInt64(std::string(msg).size())});
-  b.CreateCall(m.getOrInsertFunction("abort", b.getVoidTy()));
-  b.CreateUnreachable();
+  EmitRuntimeAbort(b, msg);
   b.SetInsertPoint(ok);
   b.CreateRetVoid();
   return f;
@@ -199,6 +195,7 @@ absl::Status ReverseEmitter::BuildShadows() {
   for (GlobalVariable &g : out_.getParent()->globals())
     if (Value *s = RegisteredShadow(g))
       shadows_[&g] = s;
+  ZeroSharedShadows();
 
   // Stack slots that receive active values need shadows even where the
   // activity analysis calls the slot itself inactive (an iterator struct

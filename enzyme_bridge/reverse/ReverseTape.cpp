@@ -537,12 +537,15 @@ Value *ReverseEmitter::IterationsToCome(LoopTape &t,
 }
 
 void ReverseEmitter::FinishTapes() {
-  DefineTapeRelease(*out_.getParent());
+  if (!gpu_) // Device code keeps no pools.
+    DefineTapeRelease(*out_.getParent());
   unsigned number = 0;
   for (auto &entry : tapes_) {
     LoopTape &t = entry.second;
     if (t.caches.empty())
       continue;
+    if (gpu_)
+      UseLocalTapeBuffers(t);
     GlobalVariable *pool = cache_.tape_pools() ? TapePool(number) : nullptr;
     Function *reserve = ReserveFunction(t, number, pool);
     Function *release = ReleaseFunction(t, number, pool);

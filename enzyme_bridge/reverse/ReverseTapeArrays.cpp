@@ -26,7 +26,9 @@
 // `__autodiff_free_tape_block`.
 //
 //===----------------------------------------------------------------------===//
+#include "enzyme_bridge/RuntimeAbort.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
+#include "enzyme_bridge/rules/Rules.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -40,6 +42,10 @@ namespace autodiff {
 /// The arrays of a loop tape kept between calls, at most (bytes, all arrays
 /// together).
 static constexpr uint64_t kMaxPooledBytes = uint64_t(256) << 20;
+/// GPU device code: the elements each tape array of a loop holds in the
+/// thread's local memory before it moves to the heap (device malloc is
+/// slow and contended).
+static constexpr uint64_t kLocalTapeElements = 64;
 
 /// {ptr block, ptr next, i32 listed}.
 static StructType *PoolNodeType(LLVMContext &c) {
@@ -160,6 +166,19 @@ static GlobalVariable *PoolList(Module &m) {
 
 void DefineTapeRelease(Module &m) { PoolList(m); }
 
+void ReverseEmitter::UseLocalTapeBuffers(LoopTape &t) {
+  Instruction *at = out_.getEntryBlock().getTerminator();
+  IRBuilder<> b(at);
+  for (auto &[slot, element] : t.caches) {
+    AllocaInst *buffer = b.CreateAlloca(
+        ArrayType::get(element, kLocalTapeElements), nullptr,
+        slot->getName() + ".local");
+    buffer->setAlignment(TapeAlign(element));
+    b.CreateStore(buffer, slot);
+  }
+  b.CreateStore(b.getInt64(kLocalTapeElements), t.capacity);
+}
+
 GlobalVariable *ReverseEmitter::TapePool(unsigned number) {
   Module &m = *out_.getParent();
   StructType *node = PoolNodeType(m.getContext());
@@ -177,6 +196,35 @@ static Function *TapeHelper(Module &m, const Twine &name,
   return Function::Create(fty, GlobalValue::InternalLinkage, name, &m);
 }
 
+/// The array to free: none while it is the local buffer of a GPU tape
+/// (capacity `kLocalTapeElements`, which growth never gives).
+static Value *HeapArray(IRBuilder<> &b, Value *array, Value *capacity) {
+  if (!IsGpuModule(*b.GetInsertBlock()->getModule()))
+    return array;
+  Value *local = b.CreateICmpEQ(capacity, b.getInt64(kLocalTapeElements));
+  return b.CreateSelect(local, ConstantPointerNull::get(b.getPtrTy()), array);
+}
+
+/// realloc(old, bytes); in GPU device code, which has malloc and free
+/// but no realloc, a new array holding the old one's `old_count` elements
+/// of `element_bytes`.
+static Value *Reallocate(IRBuilder<> &b, Value *old, Value *old_count,
+                         Value *element_bytes, Value *bytes) {
+  Module &m = *b.GetInsertBlock()->getModule();
+  Type *ptr = b.getPtrTy(), *i64 = b.getInt64Ty();
+  if (!IsGpuModule(m))
+    return b.CreateCall(m.getOrInsertFunction("realloc", ptr, ptr, i64),
+                        {old, bytes});
+  Value *array =
+      b.CreateCall(m.getOrInsertFunction("malloc", ptr, i64), {bytes});
+  // Copying 0 bytes from null is allowed; free(null) does nothing.
+  Value *oldBytes = b.CreateMul(old_count, element_bytes);
+  b.CreateMemCpy(array, MaybeAlign(), old, MaybeAlign(), oldBytes);
+  b.CreateCall(m.getOrInsertFunction("free", b.getVoidTy(), ptr),
+               {HeapArray(b, old, old_count)});
+  return array;
+}
+
 /// Stops the program with a message when the tape cannot be allocated.
 static void CheckAllocated(IRBuilder<> &b, Value *array, Function *f) {
   Module &m = *f->getParent();
@@ -185,14 +233,7 @@ static void CheckAllocated(IRBuilder<> &b, Value *array, Function *f) {
   auto *ok = BasicBlock::Create(c, "allocated", f);
   b.CreateCondBr(b.CreateIsNull(array), fail, ok);
   IRBuilder<> fb(fail);
-  const char *msg = "autodiff: out of memory for the tape of a derivative\n";
-  Value *text = fb.CreateGlobalString(msg, "autodiff.tape.oom");
-  FunctionCallee write = m.getOrInsertFunction(
-      "write", fb.getInt64Ty(), fb.getInt32Ty(), fb.getPtrTy(),
-      fb.getInt64Ty());
-  fb.CreateCall(write, {fb.getInt32(2), text, fb.getInt64(strlen(msg))});
-  fb.CreateCall(m.getOrInsertFunction("abort", fb.getVoidTy()));
-  fb.CreateUnreachable();
+  EmitRuntimeAbort(fb, "autodiff: out of memory for the tape of a derivative\n");
   b.SetInsertPoint(ok);
 }
 
@@ -249,14 +290,13 @@ Function *ReverseEmitter::ReserveFunction(LoopTape &t, unsigned number,
   room = b.CreateSelect(b.CreateICmpULT(room, b.getInt64(16)), b.getInt64(16),
                         room);
   b.CreateStore(room, capacity);
-  FunctionCallee realloc = m.getOrInsertFunction("realloc", ptr, ptr, i64);
   const DataLayout &dl = m.getDataLayout();
   for (unsigned k = 0; k < n; ++k) {
     Value *slot = f->getArg(2 + k);
     Value *old = b.CreateLoad(ptr, slot);
-    uint64_t size = dl.getTypeAllocSize(t.caches[k].second);
-    Value *array = b.CreateCall(realloc, {old, b.CreateMul(room,
-                                                           b.getInt64(size))});
+    Value *size = b.getInt64(dl.getTypeAllocSize(t.caches[k].second));
+    Value *bytes = b.CreateMul(room, size);
+    Value *array = Reallocate(b, old, now, size, bytes);
     CheckAllocated(b, array, f);
     b.CreateStore(array, slot);
   }
@@ -356,8 +396,12 @@ Function *ReverseEmitter::ReleaseFunction(LoopTape &t, unsigned number,
   else
     b.CreateBr(drop); // A derivative another request differentiates.
   b.SetInsertPoint(drop);
-  for (unsigned k = 0; k < n; ++k)
-    b.CreateCall(freeFn, {b.CreateLoad(ptr, f->getArg(1 + k))});
+  for (unsigned k = 0; k < n; ++k) {
+    // Named before use: the order must not depend on the C++ compiler.
+    Value *array = b.CreateLoad(ptr, f->getArg(1 + k));
+    Value *capacity = b.CreateLoad(i64, f->getArg(0));
+    b.CreateCall(freeFn, {HeapArray(b, array, capacity)});
+  }
   b.CreateBr(done);
   b.SetInsertPoint(done);
   b.CreateRetVoid();

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/rules/BlasRules.h"
+#include "enzyme_bridge/RuntimeAbort.h"
 #include "enzyme_bridge/rules/BlasIR.h"
 
 #include "llvm/IR/Constants.h"
@@ -138,12 +139,7 @@ void ForElementType(IRBuilder<> &b, Type *fixed, Value *kind,
   b.SetInsertPoint(other);
   std::string msg = std::string("autodiff: the derivative of ") + helper +
                     " for complex kinds ('c', 'z') is not implemented\n";
-  FunctionCallee write = m.getOrInsertFunction(
-      "write", b.getInt64Ty(), b.getInt32Ty(), b.getPtrTy(), b.getInt64Ty());
-  b.CreateCall(write, {b.getInt32(2), b.CreateGlobalString(msg),
-                       b.getInt64(msg.size())});
-  b.CreateCall(m.getOrInsertFunction("abort", b.getVoidTy()));
-  b.CreateUnreachable();
+  EmitRuntimeAbort(b, msg);
   b.SetInsertPoint(done);
 }
 

@@ -358,6 +358,12 @@ private:
 
   Value *EmitCall(StringRef name, ArrayRef<Value *> args) {
     const MathFunction *f = FindMathFunction(name);
+    // A GPU has no libm: what its instructions do not compute comes from
+    // libdevice (`__nv_cos`), which the GPU route links after
+    // differentiation.
+    if (IsGpuModule(*b_.GetInsertBlock()->getModule()) &&
+        !GpuHasNativeMath(name))
+      return EmitLibmCall(("__nv_" + name).str(), args);
     if (f && f->intrinsic != llvm::Intrinsic::not_intrinsic)
       return b_.CreateIntrinsic(f->intrinsic, {type_}, args);
     return EmitLibmCall(name, args);
@@ -582,11 +588,21 @@ const DerivativeRule *FindRule(const llvm::Instruction &inst) {
   if (!callee)
     return nullptr;
   const DerivativeRule *rule = nullptr;
-  if (llvm::Intrinsic::ID id = callee->getIntrinsicID())
-    rule = FindRuleByName(llvm::Intrinsic::getBaseName(id));
-  else if (callee->isDeclaration() && !callee->getName().starts_with("llvm.") &&
-           !IsInstructionRule(callee->getName()))
+  if (llvm::Intrinsic::ID id = callee->getIntrinsicID()) {
+    StringRef base = llvm::Intrinsic::getBaseName(id);
+    rule = FindRuleByName(base);
+    if (!rule && base.starts_with("llvm.nvvm."))
+      rule = FindRuleByName(NvvmRuleName(base));
+  } else if (callee->getName().starts_with("__nv_")) {
+    // libdevice, declared or linked in: the rule, not its body.
     rule = FindRuleByName(callee->getName());
+    if (!rule)
+      rule = FindRuleByName(LibdeviceRuleName(callee->getName()));
+  } else if (callee->isDeclaration() &&
+             !callee->getName().starts_with("llvm.") &&
+             !IsInstructionRule(callee->getName())) {
+    rule = FindRuleByName(callee->getName());
+  }
   return rule && CallFitsRule(*call, *rule) ? rule : nullptr;
 }
 

@@ -272,6 +272,28 @@ std::vector<DerivativeRule> BuildTable() {
   t.Libm("fmod", {C(1), Neg(Call("trunc", Div(X, Y)))});
   t.Libm("remainder", {C(1), Neg(Call("roundeven", Div(X, Y)))});
 
+  // Functions only libdevice has (GpuMath.cpp maps `__nv_*` names here).
+  const double kPi = 3.14159265358979323846;
+  const double kInvSqrt2Pi = 0.39894228040143267794;
+  const double kSqrt2Pi = 2.50662827463100050242;
+  const double kSqrtPiOver2 = 0.88622692545275801365;
+  t.Intrinsic("__nv_rsqrt", {Mul(C(-0.5), Div(R, X))});
+  t.Intrinsic("__nv_rcbrt", {Neg(Div(R, Mul(C(3), X)))});
+  t.Intrinsic("__nv_rcp", {Neg(Square(R))});
+  t.Intrinsic("__nv_sinpi", {Mul(C(kPi), Call("cos", Mul(C(kPi), X)))});
+  t.Intrinsic("__nv_cospi", {Mul(C(-kPi), Call("sin", Mul(C(kPi), X)))});
+  t.Intrinsic("__nv_normcdf",
+              {Mul(C(kInvSqrt2Pi), Call("exp", Mul(C(-0.5), Square(X))))});
+  t.Intrinsic("__nv_normcdfinv",
+              {Mul(C(kSqrt2Pi), Call("exp", Mul(C(0.5), Square(R))))});
+  t.Intrinsic("__nv_erfinv", {Mul(C(kSqrtPiOver2), Call("exp", Square(R)))});
+  t.Intrinsic("__nv_erfcinv",
+              {Mul(C(-kSqrtPiOver2), Call("exp", Square(R)))});
+  // saturate(x) clamps to [0, 1].
+  t.Intrinsic("__nv_saturate",
+              {Select(RuleCmp::GT, X, C(0),
+                      Select(RuleCmp::LT, X, C(1), C(1), C(0)), C(0))});
+
   return t.Take();
 }
 

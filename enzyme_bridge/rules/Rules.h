@@ -20,6 +20,7 @@
 namespace llvm {
 class IRBuilderBase;
 class Instruction;
+class Module;
 class Value;
 } // namespace llvm
 
@@ -44,6 +45,22 @@ const DerivativeRule *FindRule(const llvm::Instruction &inst);
 
 /// Looks a rule up by name ("fmul", "llvm.pow", "atan2f").
 const DerivativeRule *FindRuleByName(llvm::StringRef name);
+
+/// Whether `m` is GPU device code (NVPTX): math the target's
+/// instructions do not compute is called from libdevice there.
+bool IsGpuModule(const llvm::Module &m);
+
+/// The rule name of a libdevice function (`__nv_sinf` -> "sinf",
+/// `__nv_dadd_rn` -> "fadd", `__nv_rsqrt` -> "__nv_rsqrt"); empty for
+/// other names (GpuMath.cpp).
+std::string LibdeviceRuleName(llvm::StringRef name);
+
+/// The rule name of an `llvm.nvvm.*` intrinsic's base name
+/// (`llvm.nvvm.sqrt.rn.d` -> "llvm.sqrt"); empty when it has none.
+std::string NvvmRuleName(llvm::StringRef name);
+
+/// Whether a GPU computes the Call node function `name` with an instruction.
+bool GpuHasNativeMath(llvm::StringRef name);
 
 /// All rules, for table-driven tests and documentation.
 llvm::ArrayRef<DerivativeRule> AllRules();

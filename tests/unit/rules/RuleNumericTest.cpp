@@ -42,6 +42,15 @@ struct Primal {
   unsigned int_operands = 0;
 };
 
+/// Inverses by Newton's method, for libdevice's erfinv and normcdfinv.
+double ErfInverse(double y) {
+  double x = 0;
+  for (int k = 0; k < 60; ++k)
+    x -= (std::erf(x) - y) / (2 / std::sqrt(M_PI) * std::exp(-x * x));
+  return x;
+}
+double NormCdfInverse(double p) { return std::sqrt(2.0) * ErfInverse(2 * p - 1); }
+
 std::function<double(const Args &)> Unary(double (*f)(double)) {
   return [f](const Args &a) { return f(a[0]); };
 }
@@ -193,6 +202,31 @@ const std::vector<Primal> &Primals() {
        Unary([](double x) { return std::logb(x); }),
        {{1.3}, {-5.5}, {0.3}}},
       {{"j0"}, Unary([](double x) { return ::j0(x); }), {{0.7}, {3.1}}},
+      // libdevice's own functions (GpuMath.cpp), computed here from libm.
+      {{"__nv_rsqrt"},
+       Unary([](double x) { return 1 / std::sqrt(x); }),
+       {{0.7}, {2.3}}},
+      {{"__nv_rcbrt"},
+       Unary([](double x) { return 1 / std::cbrt(x); }),
+       {{0.7}, {-2.3}}},
+      {{"__nv_rcp"}, Unary([](double x) { return 1 / x; }), {{0.7}, {-2.3}}},
+      {{"__nv_sinpi"},
+       Unary([](double x) { return std::sin(M_PI * x); }),
+       {{0.3}, {-1.2}}},
+      {{"__nv_cospi"},
+       Unary([](double x) { return std::cos(M_PI * x); }),
+       {{0.3}, {-1.2}}},
+      {{"__nv_normcdf"},
+       Unary([](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }),
+       {{0.3}, {-1.2}}},
+      {{"__nv_normcdfinv"}, Unary(NormCdfInverse), {{0.3}, {0.8}}},
+      {{"__nv_erfinv"}, Unary(ErfInverse), {{0.3}, {-0.6}}},
+      {{"__nv_erfcinv"},
+       Unary([](double x) { return ErfInverse(1 - x); }),
+       {{0.4}, {1.3}}},
+      {{"__nv_saturate"},
+       Unary([](double x) { return std::fmin(std::fmax(x, 0.0), 1.0); }),
+       {{0.3}, {0.8}}},
       {{"j1"}, Unary([](double x) { return ::j1(x); }), {{0.7}, {3.1}}},
       {{"y0"}, Unary([](double x) { return ::y0(x); }), {{0.7}, {3.1}}},
       {{"y1"}, Unary([](double x) { return ::y1(x); }), {{0.7}, {3.1}}},

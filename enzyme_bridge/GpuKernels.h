@@ -1,0 +1,78 @@
+//===- enzyme_bridge/GpuKernels.h - What GPU device code needs -*- C++ -*-===//
+//
+// Device code (NVPTX) runs the same function in many threads at once. The
+// differentiation core handles it with a few facts from here:
+//  - shared memory (address space 3) gets a shadow in shared memory, made
+//    once per module and registered like a user's `!enzyme_shadow`;
+//  - barriers (`__syncthreads`) are mirrored in the reverse sweep;
+//  - the reverse sweep adds adjoints into memory other threads may touch
+//    with atomic adds, except accesses this file proves thread-private: the
+//    index is the global thread index `blockIdx.x * blockDim.x +
+//    threadIdx.x` (global memory) or `threadIdx.x` (shared memory), every
+//    access to that base uses it, and the base pointer is the same in every
+//    thread. Those are plain when the launch is one-dimensional (checked
+//    at run time: with a second dimension the index repeats).
+//
+//===----------------------------------------------------------------------===//
+#ifndef AUTODIFF_ENZYME_BRIDGE_GPUKERNELS_H
+#define AUTODIFF_ENZYME_BRIDGE_GPUKERNELS_H
+
+#include "absl/status/status.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace llvm {
+class CallBase;
+class Function;
+class IRBuilderBase;
+class Instruction;
+class Module;
+class Value;
+} // namespace llvm
+
+namespace autodiff {
+
+/// Gives each shared-memory global holding floating-point data a shadow in
+/// shared memory (`NAME_shadow`), registered with `!enzyme_shadow`. Does
+/// nothing outside GPU modules.
+void RegisterSharedMemoryShadows(llvm::Module &m);
+
+/// Whether `g` is such a shadow (it must be zeroed by the reverse sweep).
+bool IsSharedMemoryShadow(const llvm::Value &g);
+
+/// A block-wide barrier (`__syncthreads`): mirrored in the reverse sweep.
+bool IsBarrierCall(const llvm::CallBase &call);
+
+/// Whether `ptr` points to memory only the executing thread sees: a stack
+/// slot or the local address space.
+bool IsThreadLocalMemory(const llvm::Value *ptr);
+
+/// The loads, stores and atomic updates of `copy` (a prepared copy of
+/// `primal` in a GPU module) whose location no other thread touches when
+/// the launch is one-dimensional.
+llvm::SmallPtrSet<const llvm::Instruction *, 16>
+FindThreadPrivateAccesses(llvm::Function &copy, const llvm::Function &primal);
+
+/// i1: whether the launch has one thread dimension and one block dimension.
+llvm::Value *EmitOneDimensionalLaunch(llvm::IRBuilderBase &b);
+
+/// Zeroes the shared-memory shadow `g` cooperatively (each thread of the
+/// block a strided part), then waits at a barrier.
+void EmitZeroSharedShadow(llvm::IRBuilderBase &b, llvm::Value &g);
+
+/// The reason a GPU call cannot be differentiated (warp shuffles and votes
+/// on active data, dynamic parallelism, cooperative groups' grid sync), or
+/// empty.
+std::string UnsupportedGpuCall(const llvm::CallBase &call);
+
+/// A diagnostic for the first call in `f` the core cannot differentiate on
+/// a GPU: a warp shuffle or reduction moving floating-point data (clang
+/// splits a double into two integer shuffles, so the data is followed back
+/// through the bit operations), dynamic parallelism, or a grid-wide sync.
+absl::Status CheckGpuCalls(llvm::Function &f);
+
+} // namespace autodiff
+
+#endif // AUTODIFF_ENZYME_BRIDGE_GPUKERNELS_H
