@@ -669,10 +669,14 @@ absl::Status DifferentiateModule(Module &m, const BridgeOptions &opts) {
   AD_RETURN_IF_ERROR(RejectUnsupportedEntryPoints(m));
   RegisterSharedMemoryShadows(m);
   AD_RETURN_IF_ERROR(ApplyShadowRegistrations(m));
-  // clang -O0 marks every function `noinline` (see DerivativeCache).
-  bool respect_noinline = any_of(m, [](const Function &f) {
-    return !f.isDeclaration() && !f.hasFnAttribute(Attribute::NoInline);
-  });
+  // clang -O0 marks every function `noinline` (see DerivativeCache). In
+  // GPU device code a call kept as a call would take its tape from the
+  // device heap, which is slow and contended: noinline callees are
+  // differentiated inline there.
+  bool respect_noinline =
+      !IsGpuModule(m) && any_of(m, [](const Function &f) {
+        return !f.isDeclaration() && !f.hasFnAttribute(Attribute::NoInline);
+      });
   // A request is ready when the code it differentiates contains no other
   // request (a derivative of a function that itself asks for one): ready
   // requests are replaced first, in rounds, so outer derivatives

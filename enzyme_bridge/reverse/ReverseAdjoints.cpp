@@ -116,7 +116,7 @@ Value *ReverseEmitter::AddValues(Value *a, Value *b) {
 void ReverseEmitter::AccumulateInto(Value *shadow, Value *adjoint,
                                     Align align, Accumulation how) {
   Type *t = adjoint->getType();
-  if (how == Accumulation::Atomic) {
+  if (how == Accumulation::Atomic && t->isFPOrFPVectorTy()) {
     AtomicAccumulate(shadow, adjoint, align);
     return;
   }
@@ -154,7 +154,7 @@ void ReverseEmitter::AccumulateInto(Value *shadow, Value *adjoint,
     Value *leaf = rb_.CreateExtractValue(adjoint, {k});
     if (HoldsFloat(leaf->getType()))
       AccumulateInto(rb_.CreateConstInBoundsGEP2_32(t, shadow, 0, k), leaf,
-                     Align(1));
+                     Align(1), how);
   }
 }
 

@@ -207,6 +207,8 @@ private:
   llvm::Value *Recompute(llvm::Instruction &i, unsigned depth);
   llvm::Value *RecomputeSCEV(const llvm::SCEV *s, llvm::Type *ty,
                              unsigned depth);
+  /// Cheap pure instructions, and libdevice math in GPU device code.
+  bool Recomputable(const llvm::Instruction &i) const;
   bool CanRecompute(llvm::Value *v, unsigned depth);
   /// Whether `i` (not recomputable from values at hand) is better computed
   /// again from at most one value not cached yet, such as the loop-carried
@@ -323,7 +325,8 @@ private:
   void AccumulateInto(llvm::Value *shadow, llvm::Value *adjoint,
                       llvm::Align align,
                       Accumulation how = Accumulation::Plain);
-  /// Floating-point leaves with atomic adds (ReverseParallel.cpp).
+  /// A floating-point scalar or fixed vector, with atomic adds
+  /// (ReverseParallel.cpp).
   void AtomicAccumulate(llvm::Value *shadow, llvm::Value *adjoint,
                         llvm::Align align);
 

@@ -29,7 +29,7 @@ void ReverseEmitter::AtomicAccumulate(Value *shadow, Value *adjoint,
                         AtomicOrdering::Monotonic);
     return;
   }
-  if (auto *vec = dyn_cast<FixedVectorType>(t)) {
+  if (auto *vec = dyn_cast<FixedVectorType>(t)) { // Lane by lane.
     Type *element = vec->getElementType();
     Align lane = commonAlignment(
         align, out_.getParent()->getDataLayout().getTypeStoreSize(element));
@@ -39,18 +39,6 @@ void ReverseEmitter::AtomicAccumulate(Value *shadow, Value *adjoint,
                           rb_.CreateExtractElement(adjoint, k), lane,
                           AtomicOrdering::Monotonic);
     }
-    return;
-  }
-  unsigned n = 0;
-  if (auto *st = dyn_cast<StructType>(t))
-    n = st->getNumElements();
-  else if (auto *at = dyn_cast<ArrayType>(t))
-    n = at->getNumElements();
-  for (unsigned k = 0; k < n; ++k) {
-    Value *leaf = rb_.CreateExtractValue(adjoint, {k});
-    if (HoldsFloat(leaf->getType()))
-      AtomicAccumulate(rb_.CreateConstInBoundsGEP2_32(t, shadow, 0, k), leaf,
-                       Align(1));
   }
 }
 

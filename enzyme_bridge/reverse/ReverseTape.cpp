@@ -31,6 +31,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
@@ -153,6 +154,20 @@ static constexpr unsigned kMaxRecomputeDepth = 8;
 static bool IsCheapPure(const Instruction &i) {
   if (auto *ii = dyn_cast<IntrinsicInst>(&i))
     switch (ii->getIntrinsicID()) {
+    // GPU thread and block indices and sizes: the same all through a
+    // thread's run (clocks are not).
+    case Intrinsic::nvvm_read_ptx_sreg_tid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_tid_y:
+    case Intrinsic::nvvm_read_ptx_sreg_tid_z:
+    case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
+    case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
     case Intrinsic::fmuladd:
     case Intrinsic::fma:
     case Intrinsic::fabs:
@@ -231,6 +246,17 @@ bool ReverseEmitter::CanRecomputeSCEV(const SCEV *s, unsigned depth) {
   }
 }
 
+bool ReverseEmitter::Recomputable(const Instruction &i) const {
+  if (IsCheapPure(i))
+    return true;
+  // In GPU device code a tape lives in slow memory: libdevice math is
+  // computed again instead (it has no side effects).
+  const auto *call = dyn_cast<CallInst>(&i);
+  const Function *callee = call ? call->getCalledFunction() : nullptr;
+  return gpu_ && callee && FindRule(*call) &&
+         (callee->isIntrinsic() || callee->getName().starts_with("__nv_"));
+}
+
 bool ReverseEmitter::CanRecompute(Value *v, unsigned depth) {
   auto *i = dyn_cast<Instruction>(v);
   if (!i || memo_.count(v))
@@ -247,7 +273,7 @@ bool ReverseEmitter::CanRecompute(Value *v, unsigned depth) {
     if (!isa<SCEVUnknown>(s) && CanRecomputeSCEV(s, depth))
       return true;
   }
-  if (!IsCheapPure(*i) && !(isa<LoadInst>(i) && Reloadable(*i)))
+  if (!Recomputable(*i) && !(isa<LoadInst>(i) && Reloadable(*i)))
     return false;
   for (Value *op : i->operands())
     if (isa<Instruction>(op) && !CanRecompute(op, depth + 1))
@@ -287,7 +313,7 @@ bool ReverseEmitter::RecomputeFromOneCache(Instruction &i) {
     return !l || InContext(l);
   };
   auto link = [&](Instruction &x) {
-    return IsCheapPure(x) || (isa<LoadInst>(x) && Reloadable(x));
+    return Recomputable(x) || (isa<LoadInst>(x) && Reloadable(x));
   };
   if (!link(i) || !available(i))
     return false;

@@ -1,5 +1,6 @@
 // REQUIRES: cuda-toolkit
 // RUN: sh %testlib/../gpu/lib/run-gpu.sh %s | FileCheck %s
+// CHECK: O0: {{passed|built}}
 // CHECK: O1: {{passed|built}}
 // CHECK: O2: {{passed|built}}
 // CHECK: O3: {{passed|built}}

@@ -3,7 +3,8 @@
 #
 # usage: sh run-gpu.sh KERNEL.cu
 #
-# For each level in ADTEST_LEVELS (default "1 2 3"): compiles KERNEL.cu's
+# For each level in ADTEST_LEVELS (default "0 1 2 3"; -O0 without
+# optnone): compiles KERNEL.cu's
 # device code to NVPTX IR with clang 22 (-nocudalib: libdevice calls stay
 # calls), differentiates it with autodiff-opt, links libdevice, internalizes
 # all but the kernels, optimizes (-O2) and compiles to PTX with llc, and
@@ -27,7 +28,7 @@ src=$1
 libdir=$(cd "$(dirname "$0")" && pwd)
 . "$libdir/../../lib/tools.sh"
 cuda=${CUDA_PATH:-/usr/local/cuda}
-levels=${ADTEST_LEVELS:-1 2 3}
+levels=${ADTEST_LEVELS:-0 1 2 3}
 bin=/usr/lib/llvm-22/bin
 base=$(basename "$src" .cu)
 work=$(mktemp -d "${TMPDIR:-/tmp}/adgpu.XXXXXX") || exit 2
@@ -68,8 +69,11 @@ for lvl in $levels; do
       echo "FAIL O$lvl: $what"; cat "$stem.log"; failed="$failed O$lvl"; return 1
     fi
   }
+  oflags="-O$lvl"
+  [ "$lvl" = 0 ] && oflags="-O0 -Xclang -disable-O0-optnone"
+  # shellcheck disable=SC2086
   step "clang (device code)" "$clang" -x cuda --cuda-path="$cuda" \
-      --cuda-gpu-arch=sm_90 --cuda-device-only -nocudalib -O"$lvl" \
+      --cuda-gpu-arch=sm_90 --cuda-device-only -nocudalib $oflags \
       -Wno-unknown-cuda-version -I"$(dirname "$src")" -S -emit-llvm "$src" \
       -o "$stem.ll" || continue
   step "autodiff-opt" "$adopt" "$stem.ll" -O2 -o "$stem.ad.bc" || continue
