@@ -12,6 +12,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -352,6 +353,15 @@ void EmitZeroSharedShadow(IRBuilderBase &b, Value &g) {
 }
 
 std::string UnsupportedGpuCall(const CallBase &call) {
+  // Cooperative groups' grid-wide sync is inline assembly: atomics on the
+  // grid workspace that the cooperative launch passes in %envreg1/2.
+  if (const auto *asmCall = dyn_cast<InlineAsm>(call.getCalledOperand()))
+    return StringRef(asmCall->getAsmString()).contains("%envreg")
+               ? "cooperative groups' grid-wide synchronization (inline "
+                 "assembly on the cooperative launch's grid workspace, "
+                 "%envreg) is not supported: the reverse sweep would need "
+                 "its own grid-wide sync"
+               : "";
   const Function *f = call.getCalledFunction();
   if (!f)
     return "";
@@ -363,8 +373,9 @@ std::string UnsupportedGpuCall(const CallBase &call) {
            name.str() +
            "`) has no derivative rule yet; exchange the values through "
            "shared memory and __syncthreads instead";
-  if (name == "cudaLaunchDevice" || name == "cudaLaunchDeviceV2" ||
-      name == "cudaGetParameterBuffer" || name == "cudaGetParameterBufferV2")
+  // cudaLaunchDevice(V2), cudaGetParameterBuffer(V2), and clang's
+  // __cudaCDP2LaunchDevice / __cudaCDP2GetParameterBuffer.
+  if (name.contains("LaunchDevice") || name.contains("GetParameterBuffer"))
     return "dynamic parallelism (a kernel launched from device code, `" +
            name.str() + "`) is not supported";
   if (name.contains("cg_grid_sync") || name.contains("grid_sync") ||
@@ -397,7 +408,7 @@ static bool CarriesFloatBits(const Value *v, unsigned depth = 0) {
   return false;
 }
 
-absl::Status CheckGpuCalls(Function &f) {
+absl::Status CheckGpuCalls(Function &f, bool reverse) {
   if (!IsGpuModule(*f.getParent()))
     return absl::OkStatus();
   for (BasicBlock &bb : f)
@@ -407,6 +418,10 @@ absl::Status CheckGpuCalls(Function &f) {
         continue;
       std::string why = UnsupportedGpuCall(*call);
       if (why.empty())
+        continue;
+      // Forward mode computes tangents beside the primal: a grid-wide sync
+      // synchronizes both.
+      if (!reverse && StringRef(why).starts_with("cooperative"))
         continue;
       bool data = StringRef(why).starts_with("a warp");
       if (data && none_of(call->args(), [](const Value *a) {

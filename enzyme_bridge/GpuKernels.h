@@ -70,8 +70,9 @@ std::string UnsupportedGpuCall(const llvm::CallBase &call);
 /// A diagnostic for the first call in `f` the core cannot differentiate on
 /// a GPU: a warp shuffle or reduction moving floating-point data (clang
 /// splits a double into two integer shuffles, so the data is followed back
-/// through the bit operations), dynamic parallelism, or a grid-wide sync.
-absl::Status CheckGpuCalls(llvm::Function &f);
+/// through the bit operations), dynamic parallelism, or, in reverse mode, a
+/// grid-wide sync.
+absl::Status CheckGpuCalls(llvm::Function &f, bool reverse);
 
 } // namespace autodiff
 

@@ -5,8 +5,10 @@ against finite differences.
 For each seed, scripts/difftest/gen.py writes a C program; it is compiled
 with clang-22 at each level, differentiated with autodiff-opt, linked and
 run. The program prints, per input, the reverse-mode gradient, the
-forward-mode derivative and two central differences of the same loss.
-Forward and reverse must agree closely (they differ only by rounding);
+forward-mode derivative, two central differences of the same loss, and the
+forward-mode derivative computed two directions at a time (`enzyme_width,
+2`). Forward (both widths) and reverse must agree closely (they differ only
+by rounding);
 the finite differences loosely (one of the two steps within tolerance),
 where the two steps agree with each other (else the loss is not smooth
 there: a branch or a max switches within the step).
@@ -43,7 +45,7 @@ def run(cmd, timeout):
                            universal_newlines=True, timeout=timeout)
         return r.returncode, r.stdout
     except subprocess.TimeoutExpired:
-        return "timeout", ""
+        return "timeout", "(timed out after %d s)" % timeout
 
 
 def check_level(args, src, real, level, work):
@@ -74,10 +76,13 @@ def check_level(args, src, real, level, work):
     for line in out.split("\n"):
         if not line.strip():
             continue
-        j, rev, fwd, fd1, fd2 = line.split()
-        rev, fwd, fd1, fd2 = map(float, (rev, fwd, fd1, fd2))
+        j, rev, fwd, fd1, fd2, wide = line.split()
+        rev, fwd, fd1, fd2, wide = map(float, (rev, fwd, fd1, fd2, wide))
         if not close(rev, fwd, mode_tol):
             problems.append("x[%s]: reverse %r, forward %r" % (j, rev, fwd))
+        elif not close(wide, fwd, mode_tol):
+            problems.append("x[%s]: forward %r, forward width 2 %r"
+                            % (j, fwd, wide))
         elif not close(fd1, fd2, 10 * fd_tol):
             # The two steps disagree with each other: the loss is not smooth
             # there (a branch or a max switching within the step), and the

@@ -9,7 +9,7 @@ import lit.formats
 config.name = "autodiff"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".ll", ".c", ".cpp", ".test", ".rs", ".py", ".cu"]
-config.excludes = ["Inputs", "lib", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt", "unit", "python"]
+config.excludes = ["Inputs", "lib", "fuzz", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt", "unit", "python"]
 config.test_source_root = os.path.join(config.autodiff_src_root, "tests")
 config.test_exec_root = os.path.join(config.autodiff_obj_root, "tests")
 

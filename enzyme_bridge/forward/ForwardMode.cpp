@@ -153,7 +153,7 @@ absl::Status ForwardEmitter::Run() {
   SmallVector<const Argument *, 8> &activeArgs = cloned.active;
 
   removeUnreachableBlocks(out_);
-  AD_RETURN_IF_ERROR(CheckGpuCalls(out_));
+  AD_RETURN_IF_ERROR(CheckGpuCalls(out_, /*reverse=*/false));
   PromoteLocals();
   activity_.emplace(
       ActivityInfo::Compute(out_, activeArgs, req_.return_tangent));

@@ -147,7 +147,7 @@ absl::Status ReverseEmitter::Run() {
     dret_->setName("dret");
   }
   AD_RETURN_IF_ERROR(Prepare());
-  AD_RETURN_IF_ERROR(CheckGpuCalls(out_));
+  AD_RETURN_IF_ERROR(CheckGpuCalls(out_, /*reverse=*/true));
   CreateLoopTapes();
   AD_RETURN_IF_ERROR(BuildShadows());
   AD_RETURN_IF_ERROR(BuildReverseBlocks());

@@ -4,13 +4,16 @@ Each program defines `real f(const real *x, real *out, int n)` (n = N
 inputs, an output array and a scalar result) built from straight-line
 arithmetic, libm calls kept inside their domains, branches on data, loops
 with run-time trip counts (counted and data-dependent), local arrays
-updated in place, and calls to generated helper functions (scalar helpers
-and helpers that update an array in place). `real` is double or float.
+updated in place, and calls to generated helper functions (scalar helpers,
+helpers that update an array in place, helpers that update a struct of two
+reals and an int through a pointer; some `noinline`, so reverse mode keeps
+them as calls). `real` is double or float.
 
 Its `main` differentiates the loss L(x) = f(x, out) + w . out three ways:
 reverse mode (one sweep: the return seeded with 1, `out`'s shadow with w),
-forward mode (one run per input direction) and central finite differences,
-and prints one line per input; difftest.py compares them.
+forward mode (one run per input direction), forward mode with
+`enzyme_width, 2` (directions j and j + 1 in one run) and central finite
+differences, and prints one line per input; difftest.py compares them.
 
 Only the seed decides the program: `gen.py SEED` prints the same text on
 every machine.
@@ -69,23 +72,36 @@ class Gen:
 
     # Helpers ---------------------------------------------------------------
 
+    def attrs(self):
+        return "__attribute__((noinline)) " if self.r.random() < 0.4 else ""
+
     def scalar_helper(self, name):
         body = self.expr(["a", "b"])
-        return ("static real %s(real a, real b) {\n  return %s;\n}\n"
-                % (name, body))
+        return ("static %sreal %s(real a, real b) {\n  return %s;\n}\n"
+                % (self.attrs(), name, body))
 
     def array_helper(self, name):
         e = self.squashed(["v[i]", "s", "v[(i + 1) % n]"])
-        return ("static void %s(real *v, int n, real s) {\n"
+        return ("static %svoid %s(real *v, int n, real s) {\n"
                 "  for (int i = 0; i < n; ++i)\n    v[i] = %s;\n}\n"
-                % (name, e))
+                % (self.attrs(), name, e))
+
+    def struct_helper(self, name):
+        """Updates a struct pair through its pointer: both reals, k times."""
+        fields = ["p->a", "p->b", "s"]
+        return ("static %svoid %s(struct pair *p, real s) {\n"
+                "  for (int i = 0; i < p->k; ++i) {\n"
+                "    real a = %s;\n    p->b = %s;\n    p->a = a;\n  }\n}\n"
+                % (self.attrs(), name, self.squashed(fields),
+                   self.squashed(fields)))
 
     # Statements --------------------------------------------------------------
 
     def statement(self, scalars, arrays, helpers):
         r = self.r
         kind = r.choice(["assign", "assign", "branch", "loop", "while",
-                         "array", "call", "call_array", "inplace"])
+                         "array", "call", "call_array", "inplace",
+                         "call_struct"])
         if kind == "assign" or (kind.startswith("call") and not helpers):
             v = self.new()
             self.emit("real %s = %s;" % (v, self.squashed(scalars)))
@@ -154,6 +170,17 @@ class Gen:
                 self.emit("real %s = %s(%s, %s);" % (v, h, self.expr(scalars),
                                                      self.expr(scalars)))
                 scalars.append(v)
+        elif kind == "call_struct":
+            hp = [h for h in helpers if h.startswith("hp")]
+            if hp:
+                p, v = self.new("p"), self.new()
+                self.emit("struct pair %s = {%s, %s, %d};" % (
+                    p, self.squashed(scalars), self.squashed(scalars),
+                    r.randint(1, 3)))
+                self.emit("%s(&%s, %s);" % (r.choice(hp), p,
+                                            self.expr(scalars)))
+                self.emit("real %s = %s.a * R(0.5) + %s.b;" % (v, p, p))
+                scalars.append(v)
         elif kind == "call_array" and arrays:
             ha = [h for h in helpers if h.startswith("ha")]
             if ha:
@@ -165,12 +192,16 @@ class Gen:
         r = self.r
         helpers, text = [], []
         for k in range(r.randint(0, 3)):
-            if r.random() < 0.5:
+            pick = r.random()
+            if pick < 0.4:
                 name = "hs%d" % k
                 text.append(self.scalar_helper(name))
-            else:
+            elif pick < 0.75:
                 name = "ha%d" % k
                 text.append(self.array_helper(name))
+            else:
+                name = "hp%d" % k
+                text.append(self.struct_helper(name))
             helpers.append(name)
         scalars = ["x[0]", "x[1]", "x[%d]" % (N - 1)]
         arrays = []
@@ -213,9 +244,18 @@ typedef {real} real;
 #define ERF erf{suffix}
 #define FMA fma{suffix}
 
-extern int enzyme_dup, enzyme_const;
+struct pair {{
+  real a, b;
+  int k;
+}};
+
+extern int enzyme_dup, enzyme_const, enzyme_width;
 void __enzyme_autodiff(void *, ...);
 real __enzyme_fwddiff(void *, ...);
+typedef struct {{
+  real t0, t1;
+}} tangents2;
+tangents2 __enzyme_fwddiff_w2(void *, ...);
 
 """
 
@@ -238,6 +278,24 @@ int main(void) {
   memcpy(dout, w, sizeof dout);
   __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_dup, out, dout,
                     enzyme_const, N);
+  /* Width 2: directions j and j + 1 in one run. */
+  real w2[N];
+  for (int j = 0; j < N; j += 2) {
+    real e0[N] = {0}, e1[N] = {0}, t0[N] = {0}, t1[N] = {0};
+    e0[j] = 1;
+    if (j + 1 < N)
+      e1[j + 1] = 1;
+    tangents2 t = __enzyme_fwddiff_w2((void *)f, enzyme_width, 2, enzyme_dup,
+                                      x, e0, e1, enzyme_dup, out, t0, t1,
+                                      enzyme_const, N);
+    for (int i = 0; i < N; ++i) {
+      t.t0 += w[i] * t0[i];
+      t.t1 += w[i] * t1[i];
+    }
+    w2[j] = t.t0;
+    if (j + 1 < N)
+      w2[j + 1] = t.t1;
+  }
   for (int j = 0; j < N; ++j) {
     real e[N] = {0}, tout[N] = {0};
     e[j] = 1;
@@ -256,8 +314,8 @@ int main(void) {
       fd[s] = ((double)loss(xp, w) - (double)loss(xm, w)) /
               ((double)xp[j] - (double)xm[j]);
     }
-    printf("%d %.17g %.17g %.17g %.17g\\n", j, (double)dx[j], (double)t,
-           fd[0], fd[1]);
+    printf("%d %.17g %.17g %.17g %.17g %.17g\\n", j, (double)dx[j],
+           (double)t, fd[0], fd[1], (double)w2[j]);
   }
   return 0;
 }
