@@ -46,6 +46,8 @@ def run(cmd, timeout):
         return r.returncode, r.stdout
     except subprocess.TimeoutExpired:
         return "timeout", "(timed out after %d s)" % timeout
+    except OSError as e:  # A tool being rebuilt, say: this seed fails.
+        return "oserror", "(could not run %s: %s)" % (cmd[0], e)
 
 
 def check_level(args, src, real, level, work):

@@ -1,7 +1,8 @@
 //===- enzyme_bridge/rules/BlasIR.h - Building blocks of BLAS rules -*- C++ -*-===//
 //
 // Internal to the built-in BLAS rules (BlasRules.cpp: dot products;
-// BlasGemv.cpp: Numba's matrix-vector helper): the IR they are made of.
+// BlasGemv.cpp, BlasGemm.cpp: Numba's matrix-vector and matrix-matrix
+// helpers): the IR they are made of.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AUTODIFF_ENZYME_BRIDGE_RULES_BLASIR_H
@@ -52,6 +53,11 @@ void ForElementType(
 bool IsNumbaGemv(const llvm::Function &f);
 ReverseRule GemvReverseRule(llvm::Function &f);
 llvm::Function *GemvForwardRule(llvm::Function &f);
+
+/// Numba's matrix-matrix helper `numba_xxgemm` (BlasGemm.cpp).
+bool IsNumbaGemm(const llvm::Function &f);
+ReverseRule GemmReverseRule(llvm::Function &f);
+llvm::Function *GemmForwardRule(llvm::Function &f);
 
 } // namespace autodiff::blas
 

@@ -333,17 +333,21 @@ Function *MakeForward(Function &f, const DotSignature &sig) {
 Function *BuiltinForwardRule(Function &f) {
   if (IsNumbaGemv(f))
     return GemvForwardRule(f);
+  if (IsNumbaGemm(f))
+    return GemmForwardRule(f);
   std::optional<DotSignature> sig = Classify(f);
   return sig ? MakeForward(f, *sig) : nullptr;
 }
 
 bool HasBuiltinReverseRule(const Function &f) {
-  return Classify(f).has_value() || IsNumbaGemv(f);
+  return Classify(f).has_value() || IsNumbaGemv(f) || IsNumbaGemm(f);
 }
 
 std::optional<ReverseRule> BuiltinReverseRule(Function &f) {
   if (IsNumbaGemv(f))
     return GemvReverseRule(f);
+  if (IsNumbaGemm(f))
+    return GemmReverseRule(f);
   std::optional<DotSignature> sig = Classify(f);
   if (!sig)
     return std::nullopt;
@@ -357,6 +361,8 @@ std::optional<ReverseRule> BuiltinReverseRule(Function &f) {
 bool BlasParamReadOnly(const Function &f, unsigned arg) {
   if (IsNumbaGemv(f))
     return arg != 9; // y
+  if (IsNumbaGemm(f))
+    return arg != 12; // c
   std::optional<DotSignature> sig = Classify(f);
   if (!sig)
     return false;

@@ -4,8 +4,9 @@
 // calling them differentiates without a user rule: `cblas_ddot` /
 // `cblas_sdot`, the Fortran `ddot_` / `sdot_`, Numba's helper
 // `numba_xxdot(kind, conj, n, x, y, out)` that `np.dot` of two vectors
-// lowers to, and its matrix-vector helper `numba_xxgemv` (`A @ x`; kinds
-// 's' and 'd'; 'c' and 'z' stop the program with a message). They are synthesized in the module in the custom-rule
+// lowers to, its matrix-vector helper `numba_xxgemv` (`A @ x`) and its
+// matrix-matrix helper `numba_xxgemm` (`A @ B`; kinds 's' and 'd'; 'c' and
+// 'z' stop the program with a message). They are synthesized in the module in the custom-rule
 // convention (KnownFunctions.h, ReverseRule) and called like a user's
 // rule; a rule the user registers for the same function takes precedence.
 //

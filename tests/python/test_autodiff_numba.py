@@ -184,6 +184,36 @@ def test_matrix_vector_product():
         assert tangent == pytest.approx(float(gw @ v), rel=1e-12)
 
 
+def test_matrix_product():
+    # `A @ B` of matrices calls BLAS gemm (numba_xxgemm): the core's
+    # built-in rule (two gemms each way), with C-ordered operands and a
+    # transposed view, in both modes.
+    def loss(a, b):
+        c = a @ b
+        return np.sum(np.sin(c) * c)
+
+    def loss_t(a, b):
+        c = a.T @ b
+        return np.sum(np.sin(c) * c)
+
+    rng = np.random.default_rng(5)
+    a = rng.normal(size=(3, 4))
+    b = rng.normal(size=(4, 2))
+    at = np.ascontiguousarray(a.T)
+    va = rng.normal(size=(3, 4))
+    vb = rng.normal(size=(4, 2))
+    c = a @ b
+    g = np.sin(c) + c * np.cos(c)  # d loss / d c
+    for f, m, want_m in ((loss, a, g @ b.T), (loss_t, at, (g @ b.T).T)):
+        gm, gb = enzyme_reverse()(f)(m, b)
+        assert np.allclose(gm, want_m, rtol=1e-12)
+        assert np.allclose(gb, a.T @ g, rtol=1e-12)
+        vm = va if f is loss else np.ascontiguousarray(va.T)
+        tangent = enzyme_forward()(f)(m, b, tangents={"a": vm, "b": vb})
+        assert tangent == pytest.approx(float(np.sum(gm * vm) + np.sum(gb * vb)),
+                                        rel=1e-12)
+
+
 def test_dot_of_vectors():
     # np.dot of two vectors calls BLAS (numba_xxdot): the core's built-in
     # rule differentiates it, in both modes.

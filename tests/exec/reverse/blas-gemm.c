@@ -1,0 +1,155 @@
+// Numba's matrix-matrix helper numba_xxgemm (what `A @ B` lowers to) has a
+// built-in rule in both modes: the derivative calls numba_xxgemm again (two
+// products each way) instead of differentiating its body. Checked against
+// finite differences for every combination of transposes, leading
+// dimensions larger than the rows, alpha and beta other than 1 and 0, a C
+// that is read before it is overwritten, operands overwritten after the
+// call (the tape keeps them), a constant operand, and single precision.
+// RUN: sh %testlib/run-c.sh %s
+
+#include "enzyme.h"
+#include "fdcheck.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* Fortran's gemm, column-major: C (m x n) = alpha op(A) op(B) + beta C. */
+#define GEMM_BODY(T)                                                           \
+  const T *A = a, *B = b;                                                      \
+  T *C = c, al = *(T *)alpha, be = *(T *)beta;                                 \
+  int ta = transa == 't' || transa == 'T', tb = transb == 't' || transb == 'T'; \
+  for (ptrdiff_t j = 0; j < n; ++j)                                            \
+    for (ptrdiff_t i = 0; i < m; ++i) {                                        \
+      T s = 0;                                                                 \
+      for (ptrdiff_t p = 0; p < k; ++p)                                        \
+        s += (ta ? A[p + i * lda] : A[i + p * lda]) *                          \
+             (tb ? B[j + p * ldb] : B[p + j * ldb]);                           \
+      C[i + j * ldc] = al * s + be * C[i + j * ldc];                           \
+    }
+__attribute__((noinline)) int numba_xxgemm(char kind, char transa, char transb,
+                                           ptrdiff_t m, ptrdiff_t n, ptrdiff_t k,
+                                           void *alpha, void *a, ptrdiff_t lda,
+                                           void *b, ptrdiff_t ldb, void *beta,
+                                           void *c, ptrdiff_t ldc) {
+  if (kind == 'd') {
+    GEMM_BODY(double)
+    return 0;
+  }
+  if (kind == 's') {
+    GEMM_BODY(float)
+    return 0;
+  }
+  return 1;
+}
+
+/* x holds A (stored 4 x 3 with lda 4: the first 3 rows used when op(A) is
+   3 x 2 from 't'... see below) and B: A = x[0..11], B = x[12..23]. The
+   loss reads C = alpha op(A) op(B) + beta C0 (C0 from x too), 3 x 2 with
+   ldc 3. */
+enum { N = 24 };
+
+static double loss(const double *c, int m, int n, int ldc) {
+  double s = 0;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i)
+      s += sin(c[i + j * ldc]) * (1.0 + 0.1 * i + 0.2 * j);
+  return s;
+}
+
+static char trans_a = 'n', trans_b = 'n';
+
+double f(double *x, int unused) {
+  (void)unused;
+  int m = 3, n = 2, k = 3;
+  /* A: op(A) is m x k. Stored m x k (lda 4) for 'n', k x m (lda 4) for 't'. */
+  double *A = x, *B = x + 12;
+  /* B: op(B) is k x n. Stored k x n (ldb 4) for 'n', n x k (ldb 3) for 't'. */
+  ptrdiff_t ldb = trans_b == 'n' ? 4 : 3;
+  double c[6], alpha = 0.7, beta = -0.4;
+  for (int i = 0; i < 6; ++i)
+    c[i] = 0.3 * x[i] - 0.1 * x[23 - i]; /* C0 depends on x */
+  if (numba_xxgemm('d', trans_a, trans_b, m, n, k, &alpha, A, 4, B, ldb, &beta,
+                   c, 3) != 0)
+    return -1;
+  x[0] = 5.0; /* A and B are overwritten after the call: taped */
+  x[13] = -2.0;
+  return loss(c, m, n, 3);
+}
+
+static double f_fd(const double *v, void *ctx) {
+  (void)ctx;
+  double x[N];
+  memcpy(x, v, sizeof x);
+  return f(x, 0);
+}
+
+/* A constant operand: B is a fixed table. */
+static double table[8] = {0.5, -1.0, 0.25, 2.0, 1.5, -0.5, 0.75, 0.1};
+double f_const_b(double *x, int unused) {
+  (void)unused;
+  double c[4] = {0}, one = 1, zero = 0;
+  /* C (2 x 2) = A (2 x 4, lda 2) B (4 x 2, ldb 4). */
+  numba_xxgemm('d', 'n', 'n', 2, 2, 4, &one, x, 2, table, 4, &zero, c, 2);
+  return c[0] * c[3] - c[1] * c[2];
+}
+static double const_b_fd(const double *v, void *ctx) {
+  (void)ctx;
+  double x[N];
+  memcpy(x, v, sizeof x);
+  return f_const_b(x, 0);
+}
+
+float f_single(float *x, int unused) {
+  (void)unused;
+  float c[4] = {0}, one = 1, zero = 0;
+  numba_xxgemm('s', 'n', 't', 2, 2, 3, &one, x, 2, x + 6, 2, &zero, c, 2);
+  return c[0] * c[0] + c[1] * c[2] + c[3];
+}
+
+int main(void) {
+  double x0[N], x[N], dx[N];
+  for (int i = 0; i < N; ++i)
+    x0[i] = (i % 2 ? -1 : 1) * (0.3 + 0.037 * i); /* away from 0: FD steps are relative */
+  const char modes[2] = {'n', 't'};
+  for (int p = 0; p < 2; ++p)
+    for (int q = 0; q < 2; ++q) {
+      trans_a = modes[p];
+      trans_b = modes[q];
+      memcpy(x, x0, sizeof x);
+      memset(dx, 0, sizeof dx);
+      __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_const, 0);
+      CHECK_GRADIENT(f_fd, 0, x0, N, dx);
+      /* Forward mode along v: the tangent is grad . v. */
+      double v[N], dv[N], want = 0;
+      for (int i = 0; i < N; ++i) {
+        v[i] = 0.5 - 0.04 * i;
+        want += dx[i] * v[i];
+      }
+      memcpy(x, x0, sizeof x);
+      memcpy(dv, v, sizeof dv);
+      double t = __enzyme_fwddiff((void *)f, enzyme_dup, x, dv, enzyme_const, 0);
+      CHECK_CLOSE(want, t);
+    }
+
+  memcpy(x, x0, sizeof x);
+  memset(dx, 0, sizeof dx);
+  __enzyme_autodiff((void *)f_const_b, enzyme_dup, x, dx, enzyme_const, 0);
+  CHECK_GRADIENT(const_b_fd, 0, x0, 8, dx);
+
+  /* float: C = A B^T with A 2 x 3 (x[0..5]) and B 2 x 3 (x[6..11]); check
+     against the same function's finite differences in double. */
+  float xf[12], dxf[12] = {0};
+  for (int i = 0; i < 12; ++i)
+    xf[i] = (float)x0[i];
+  __enzyme_autodiff((void *)f_single, enzyme_dup, xf, dxf, enzyme_const, 0);
+  for (int i = 0; i < 12; ++i) {
+    float keep = xf[i], h = 1e-2f;
+    xf[i] = keep + h;
+    float up = f_single(xf, 0);
+    xf[i] = keep - h;
+    float down = f_single(xf, 0);
+    xf[i] = keep;
+    CHECK_CLOSE_F((up - down) / (2 * h), dxf[i]);
+  }
+  return fd_report();
+}
