@@ -653,7 +653,9 @@ absl::Status ForwardEmitter::VisitCustomRule(CallBase &call, Function &rule) {
     call.replaceAllUsesWith(primal);
     erase_.push_back(&call);
     SetT(primal, lanes);
-  } else if (!lanes.empty()) {
+  } else if (!lanes.empty() && CarriesDerivative(rt)) {
+    // The rule gave the tangent alone; the primal call stays (an integer
+    // status, as of Numba's BLAS helpers, has no tangent).
     SetT(&call, lanes);
   }
   return absl::OkStatus();

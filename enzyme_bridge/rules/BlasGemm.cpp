@@ -276,14 +276,15 @@ ReverseRule GemmReverseRule(Function &f) {
 }
 
 Function *GemmForwardRule(Function &f) {
-  LLVMContext &c = f.getContext();
   Type *rt = f.getReturnType();
   Function *have = nullptr;
-  Function *fwd = NewRule(f, "__autodiff_blas_forward_",
-                          StructType::get(c, {rt, rt}), {}, have);
+  // The tangent alone: the primal call stays where it is and runs once,
+  // also with enzyme_width > 1, when this rule is called once per lane
+  // (beta C makes running it twice wrong).
+  Function *fwd = NewRule(f, "__autodiff_blas_forward_", rt, {}, have);
   if (!fwd)
     return have;
-  IRBuilder<> b(BasicBlock::Create(c, "entry", fwd));
+  IRBuilder<> b(BasicBlock::Create(f.getContext(), "entry", fwd));
   RuleArgs r = SplitArgs(*fwd, f);
   Gemm g = Operands(b, r);
   ForElementType(b, nullptr, g.kind, "numba_xxgemm",
@@ -298,10 +299,7 @@ Function *GemmForwardRule(Function &f) {
     call.beta = oneP;
     CallGemm(eb, f, g.kind, call);
   });
-  CallInst *primal = b.CreateCall(&f, r.value);
-  Value *res = b.CreateInsertValue(PoisonValue::get(fwd->getReturnType()),
-                                   primal, {0});
-  b.CreateRet(b.CreateInsertValue(res, Constant::getNullValue(rt), {1}));
+  b.CreateRet(Constant::getNullValue(rt));
   return fwd;
 }
 

@@ -4,7 +4,8 @@
 // finite differences for every combination of transposes, leading
 // dimensions larger than the rows, alpha and beta other than 1 and 0, a C
 // that is read before it is overwritten, operands overwritten after the
-// call (the tape keeps them), a constant operand, and single precision.
+// call (the tape keeps them), a constant operand, single precision, and
+// forward mode at enzyme_width 2 with beta != 0 (the primal runs once).
 // RUN: sh %testlib/run-c.sh %s
 
 #include "enzyme.h"
@@ -83,6 +84,14 @@ static double f_fd(const double *v, void *ctx) {
   return f(x, 0);
 }
 
+static double f_beta(double *x, int unused);
+static double beta_fd(const double *v, void *ctx) {
+  (void)ctx;
+  double x[N];
+  memcpy(x, v, sizeof x);
+  return f_beta(x, 0);
+}
+
 /* A constant operand: B is a fixed table. */
 static double table[8] = {0.5, -1.0, 0.25, 2.0, 1.5, -0.5, 0.75, 0.1};
 double f_const_b(double *x, int unused) {
@@ -97,6 +106,35 @@ static double const_b_fd(const double *v, void *ctx) {
   double x[N];
   memcpy(x, v, sizeof x);
   return f_const_b(x, 0);
+}
+
+/* Numba's matrix-vector helper, for the width-2 check below. */
+__attribute__((noinline)) int numba_xxgemv(char kind, char trans, ptrdiff_t m,
+                                           ptrdiff_t n, void *alpha, void *a,
+                                           ptrdiff_t lda, void *x, void *beta,
+                                           void *y) {
+  if (kind != 'd') return 1;
+  const double *A = a, *X = x;
+  double *Y = y, al = *(double *)alpha, be = *(double *)beta;
+  int tr = trans == 't' || trans == 'T';
+  for (ptrdiff_t r = 0; r < (tr ? n : m); ++r) {
+    double s = 0;
+    for (ptrdiff_t q = 0; q < (tr ? m : n); ++q)
+      s += (tr ? A[q + r * lda] : A[r + q * lda]) * X[q];
+    Y[r] = al * s + be * Y[r];
+  }
+  return 0;
+}
+
+/* beta != 0 and a nonlinear use of the result: with enzyme_width 2 the
+   forward rules run once per lane, and the primal (C = ... + beta C) must
+   still run once (it ran twice, silently changing C and the tangents). */
+static double f_beta(double *x, int unused) {
+  (void)unused;
+  double c[4] = {1, 2, 3, 4}, y[2] = {0.5, -0.5}, one = 1, half = 0.5;
+  numba_xxgemm('d', 'n', 'n', 2, 2, 2, &one, x, 2, x + 4, 2, &half, c, 2);
+  numba_xxgemv('d', 'n', 2, 2, &one, x, 2, x + 6, &half, y);
+  return sin(c[0]) + c[1] * c[2] + cos(c[3]) + sin(y[0]) * y[1];
 }
 
 float f_single(float *x, int unused) {
@@ -135,6 +173,25 @@ int main(void) {
   memset(dx, 0, sizeof dx);
   __enzyme_autodiff((void *)f_const_b, enzyme_dup, x, dx, enzyme_const, 0);
   CHECK_GRADIENT(const_b_fd, 0, x0, 8, dx);
+
+  /* Width 2 against width 1, two directions at a time. */
+  for (int j = 0; j + 1 < 8; j += 2) {
+    double e0[N] = {0}, e1[N] = {0}, t1[2];
+    e0[j] = 1;
+    e1[j + 1] = 1;
+    memcpy(x, x0, sizeof x);
+    enzyme_v2 t2 = __enzyme_fwddiff_v2((void *)f_beta, enzyme_width, 2,
+                                       enzyme_dup, x, e0, e1, enzyme_const, 0);
+    for (int l = 0; l < 2; ++l) {
+      double e[N] = {0};
+      e[j + l] = 1;
+      memcpy(x, x0, sizeof x);
+      t1[l] = __enzyme_fwddiff((void *)f_beta, enzyme_dup, x, e, enzyme_const, 0);
+    }
+    CHECK_CLOSE(t1[0], t2.d[0]);
+    CHECK_CLOSE(t1[1], t2.d[1]);
+    CHECK_CLOSE(fd_dir(beta_fd, 0, x0, e0, N), t1[0]);
+  }
 
   /* float: C = A B^T with A 2 x 3 (x[0..5]) and B 2 x 3 (x[6..11]); check
      against the same function's finite differences in double. */
