@@ -54,6 +54,12 @@ bool IsNumbaGemv(const llvm::Function &f);
 ReverseRule GemvReverseRule(llvm::Function &f);
 llvm::Function *GemvForwardRule(llvm::Function &f);
 
+/// cblas_daxpy / cblas_saxpy and cblas_dnrm2 / cblas_snrm2
+/// (BlasLevel1.cpp).
+bool IsCblasLevel1(const llvm::Function &f);
+ReverseRule Level1ReverseRule(llvm::Function &f);
+llvm::Function *Level1ForwardRule(llvm::Function &f);
+
 /// Numba's matrix-matrix helper `numba_xxgemm` (BlasGemm.cpp).
 bool IsNumbaGemm(const llvm::Function &f);
 ReverseRule GemmReverseRule(llvm::Function &f);

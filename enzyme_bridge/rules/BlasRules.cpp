@@ -335,12 +335,15 @@ Function *BuiltinForwardRule(Function &f) {
     return GemvForwardRule(f);
   if (IsNumbaGemm(f))
     return GemmForwardRule(f);
+  if (IsCblasLevel1(f))
+    return Level1ForwardRule(f);
   std::optional<DotSignature> sig = Classify(f);
   return sig ? MakeForward(f, *sig) : nullptr;
 }
 
 bool HasBuiltinReverseRule(const Function &f) {
-  return Classify(f).has_value() || IsNumbaGemv(f) || IsNumbaGemm(f);
+  return Classify(f).has_value() || IsNumbaGemv(f) || IsNumbaGemm(f) ||
+         IsCblasLevel1(f);
 }
 
 std::optional<ReverseRule> BuiltinReverseRule(Function &f) {
@@ -348,6 +351,8 @@ std::optional<ReverseRule> BuiltinReverseRule(Function &f) {
     return GemvReverseRule(f);
   if (IsNumbaGemm(f))
     return GemmReverseRule(f);
+  if (IsCblasLevel1(f))
+    return Level1ReverseRule(f);
   std::optional<DotSignature> sig = Classify(f);
   if (!sig)
     return std::nullopt;
@@ -363,6 +368,8 @@ bool BlasParamReadOnly(const Function &f, unsigned arg) {
     return arg != 9; // y
   if (IsNumbaGemm(f))
     return arg != 12; // c
+  if (IsCblasLevel1(f))
+    return f.getFunctionType()->getNumParams() == 3 || arg != 4; // axpy's y
   std::optional<DotSignature> sig = Classify(f);
   if (!sig)
     return false;
