@@ -166,7 +166,8 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
     if (Function *rule = RegisteredForwardRule(*callee))
       return VisitCustomRule(call, *rule);
   if (callee && HasBuiltinReverseRule(*callee))
-    return VisitCustomRule(call, *BuiltinForwardRule(*callee));
+    return VisitCustomRule(call, *BuiltinForwardRule(*callee),
+                           /*before_call=*/true);
   if (FindRule(call)) {
     SmallVector<Value *, 3> ops(call.args());
     return ApplyRule(call, ops);
@@ -576,7 +577,8 @@ absl::Status ForwardEmitter::VisitModuleCall(CallBase &call, Function &callee) {
 /// (a pointer's shadow; integers get a tangent only when `fwd` has a slot
 /// for every argument) and returns {primal, tangent}, or the tangent alone.
 /// It is called once per lane and replaces the primal call.
-absl::Status ForwardEmitter::VisitCustomRule(CallBase &call, Function &rule) {
+absl::Status ForwardEmitter::VisitCustomRule(CallBase &call, Function &rule,
+                                             bool before_call) {
   if (isa<InvokeInst>(call))
     return ErrorAt(absl::StatusCode::kUnimplemented, call,
                    "an `invoke` of a function with a registered derivative is "
@@ -610,6 +612,10 @@ absl::Status ForwardEmitter::VisitCustomRule(CallBase &call, Function &rule) {
     return ErrorAt(absl::StatusCode::kInvalidArgument, call,
                    "the registered derivative `" + rule.getName().str() +
                        "` must return {primal, tangent} or the tangent");
+  // A built-in rule of a void function (cblas_dgemm) reads what the call
+  // overwrites: it runs before the call, which stays.
+  if (before_call && rt->isVoidTy())
+    b_.SetInsertPoint(&call);
   Lanes lanes;
   Value *primal = nullptr;
   for (unsigned k = 0; k < width_; ++k) {

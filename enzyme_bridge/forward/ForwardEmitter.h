@@ -132,7 +132,10 @@ private:
                          llvm::ArrayRef<llvm::Value *> ops);
   absl::Status VisitModuleCall(llvm::CallBase &call, llvm::Function &callee);
   absl::Status VisitIndirectCall(llvm::CallBase &call);
-  absl::Status VisitCustomRule(llvm::CallBase &call, llvm::Function &rule);
+  /// `before_call`: a rule of a void function runs before the call (the
+  /// built-in BLAS rules, which read what the call overwrites).
+  absl::Status VisitCustomRule(llvm::CallBase &call, llvm::Function &rule,
+                               bool before_call = false);
   /// Splits the normal edge of `inv` with a new block (phis updated) and
   /// puts the builder before its branch: code there sees inv's result.
   llvm::BasicBlock *SplitNormalEdge(llvm::InvokeInst &inv);

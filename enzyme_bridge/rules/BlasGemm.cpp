@@ -100,34 +100,6 @@ Value *Flip(IRBuilder<> &b, Value *trans) {
   return b.CreateSelect(isN, Char(trans, 't'), Char(trans, 'n'));
 }
 
-/// A stack slot holding `v`, for BLAS's scalar pointers.
-Value *Slot(IRBuilder<> &b, Type *elt, Value *v) {
-  AllocaInst *slot = b.CreateAlloca(elt);
-  b.CreateStore(v, slot);
-  return slot;
-}
-
-/// The larger of `v` and 1 (BLAS wants leading dimensions >= 1).
-Value *AtLeastOne(IRBuilder<> &b, Value *v) {
-  Value *small = b.CreateICmpSLT(v, b.getInt64(1));
-  return b.CreateSelect(small, b.getInt64(1), v);
-}
-
-/// Copies the rows x cols matrix at `from` (leading dimension ld) densely
-/// to `to`.
-void CopyDense(IRBuilder<> &b, Type *elt, Value *from, Value *ld, Value *rows,
-               Value *cols, Value *to) {
-  EmitLoop(b, cols, [&](IRBuilder<> &jb, Value *j) {
-    EmitLoop(jb, rows, [&](IRBuilder<> &ib, Value *i) {
-      Value *column = ib.CreateMul(j, ld);
-      Value *src = ib.CreateGEP(elt, from, ib.CreateAdd(i, column));
-      Value *v = ib.CreateLoad(elt, src);
-      Value *dense = ib.CreateMul(j, rows);
-      ib.CreateStore(v, ib.CreateGEP(elt, to, ib.CreateAdd(i, dense)));
-    });
-  });
-}
-
 Function *MakeAugment(Function &f) {
   LLVMContext &c = f.getContext();
   Type *ptr = PointerType::getUnqual(c);
@@ -251,6 +223,34 @@ Function *MakeReverse(Function &f) {
 }
 
 } // namespace
+
+/// A stack slot holding `v`, for BLAS's scalar pointers.
+Value *Slot(IRBuilder<> &b, Type *elt, Value *v) {
+  AllocaInst *slot = b.CreateAlloca(elt);
+  b.CreateStore(v, slot);
+  return slot;
+}
+
+/// The larger of `v` and 1 (BLAS wants leading dimensions >= 1).
+Value *AtLeastOne(IRBuilder<> &b, Value *v) {
+  Value *small = b.CreateICmpSLT(v, b.getInt64(1));
+  return b.CreateSelect(small, b.getInt64(1), v);
+}
+
+/// Copies the rows x cols matrix at `from` (leading dimension ld) densely
+/// to `to`.
+void CopyDense(IRBuilder<> &b, Type *elt, Value *from, Value *ld, Value *rows,
+               Value *cols, Value *to) {
+  EmitLoop(b, cols, [&](IRBuilder<> &jb, Value *j) {
+    EmitLoop(jb, rows, [&](IRBuilder<> &ib, Value *i) {
+      Value *column = ib.CreateMul(j, ld);
+      Value *src = ib.CreateGEP(elt, from, ib.CreateAdd(i, column));
+      Value *v = ib.CreateLoad(elt, src);
+      Value *dense = ib.CreateMul(j, rows);
+      ib.CreateStore(v, ib.CreateGEP(elt, to, ib.CreateAdd(i, dense)));
+    });
+  });
+}
 
 bool IsNumbaGemm(const Function &f) {
   FunctionType *t = f.getFunctionType();

@@ -49,6 +49,16 @@ void ForElementType(
     const char *helper,
     const std::function<void(llvm::IRBuilder<> &, llvm::Type *)> &per_type);
 
+/// A stack slot holding `v`, for BLAS's scalar pointers (BlasGemm.cpp).
+llvm::Value *Slot(llvm::IRBuilder<> &b, llvm::Type *elt, llvm::Value *v);
+/// The larger of i64 `v` and 1 (BLAS wants leading dimensions >= 1).
+llvm::Value *AtLeastOne(llvm::IRBuilder<> &b, llvm::Value *v);
+/// Copies the column-major rows x cols matrix at `from` (leading dimension
+/// ld) densely to `to`.
+void CopyDense(llvm::IRBuilder<> &b, llvm::Type *elt, llvm::Value *from,
+               llvm::Value *ld, llvm::Value *rows, llvm::Value *cols,
+               llvm::Value *to);
+
 /// Numba's matrix-vector helper `numba_xxgemv` (BlasGemv.cpp).
 bool IsNumbaGemv(const llvm::Function &f);
 ReverseRule GemvReverseRule(llvm::Function &f);
@@ -59,6 +69,11 @@ llvm::Function *GemvForwardRule(llvm::Function &f);
 bool IsCblasLevel1(const llvm::Function &f);
 ReverseRule Level1ReverseRule(llvm::Function &f);
 llvm::Function *Level1ForwardRule(llvm::Function &f);
+
+/// cblas_dgemm / cblas_sgemm (BlasCblasGemm.cpp).
+bool IsCblasGemm(const llvm::Function &f);
+ReverseRule CblasGemmReverseRule(llvm::Function &f);
+llvm::Function *CblasGemmForwardRule(llvm::Function &f);
 
 /// Numba's matrix-matrix helper `numba_xxgemm` (BlasGemm.cpp).
 bool IsNumbaGemm(const llvm::Function &f);

@@ -337,13 +337,15 @@ Function *BuiltinForwardRule(Function &f) {
     return GemmForwardRule(f);
   if (IsCblasLevel1(f))
     return Level1ForwardRule(f);
+  if (IsCblasGemm(f))
+    return CblasGemmForwardRule(f);
   std::optional<DotSignature> sig = Classify(f);
   return sig ? MakeForward(f, *sig) : nullptr;
 }
 
 bool HasBuiltinReverseRule(const Function &f) {
   return Classify(f).has_value() || IsNumbaGemv(f) || IsNumbaGemm(f) ||
-         IsCblasLevel1(f);
+         IsCblasLevel1(f) || IsCblasGemm(f);
 }
 
 std::optional<ReverseRule> BuiltinReverseRule(Function &f) {
@@ -353,6 +355,8 @@ std::optional<ReverseRule> BuiltinReverseRule(Function &f) {
     return GemmReverseRule(f);
   if (IsCblasLevel1(f))
     return Level1ReverseRule(f);
+  if (IsCblasGemm(f))
+    return CblasGemmReverseRule(f);
   std::optional<DotSignature> sig = Classify(f);
   if (!sig)
     return std::nullopt;
@@ -370,6 +374,8 @@ bool BlasParamReadOnly(const Function &f, unsigned arg) {
     return arg != 12; // c
   if (IsCblasLevel1(f))
     return f.getFunctionType()->getNumParams() == 3 || arg != 4; // axpy's y
+  if (IsCblasGemm(f))
+    return arg != 12; // c
   std::optional<DotSignature> sig = Classify(f);
   if (!sig)
     return false;
