@@ -372,8 +372,11 @@ bool BlasParamReadOnly(const Function &f, unsigned arg) {
     return arg != 9; // y
   if (IsNumbaGemm(f))
     return arg != 12; // c
-  if (IsCblasLevel1(f))
-    return f.getFunctionType()->getNumParams() == 3 || arg != 4; // axpy's y
+  if (IsCblasLevel1(f)) {
+    // axpy writes y (parameter 4), scal x (parameter 2), nrm2 nothing.
+    unsigned params = f.getFunctionType()->getNumParams();
+    return params == 3 || arg != (params == 6 ? 4u : 2u);
+  }
   if (IsCblasGemm(f))
     return arg != 12; // c
   std::optional<DotSignature> sig = Classify(f);

@@ -1,5 +1,6 @@
-// Built-in rules for cblas_daxpy / cblas_saxpy (y += alpha x) and
-// cblas_dnrm2 / cblas_snrm2, in both modes: an active alpha, strides (a
+// Built-in rules for cblas_daxpy / cblas_saxpy (y += alpha x),
+// cblas_dscal / cblas_sscal (x = alpha x) and cblas_dnrm2 / cblas_snrm2,
+// in both modes: an active alpha, strides (a
 // negative one included), x overwritten after the call (the tape keeps
 // it), the norm's gradient; forward mode at width 1 and 2 against the
 // reverse gradient. The BLAS functions are defined below, out of line, so
@@ -22,6 +23,14 @@ __attribute__((noinline)) double cblas_dnrm2(int n, const double *x, int inc) {
   for (int i = 0; i < n; ++i) s += x[i * inc] * x[i * inc];
   return sqrt(s);
 }
+__attribute__((noinline)) void cblas_dscal(int n, double alpha, double *x,
+                                           int inc) {
+  for (int i = 0; i < n; ++i) x[i * inc] *= alpha;
+}
+__attribute__((noinline)) void cblas_sscal(int n, float alpha, float *x,
+                                           int inc) {
+  for (int i = 0; i < n; ++i) x[i * inc] *= alpha;
+}
 __attribute__((noinline)) void cblas_saxpy(int n, float alpha, const float *x,
                                            int incx, float *y, int incy) {
   for (int i = 0; i < n; ++i) y[i * incy] += alpha * x[i * incx];
@@ -40,6 +49,7 @@ double f(double *x, int unused) {
   double y[3] = {sin(x[6]), 0.5, -x[1]};
   cblas_daxpy(3, x[7] * x[7], x, 2, y, 1);
   cblas_daxpy(2, 0.3, x + 1, -2, y + 1, 1);
+  cblas_dscal(2, x[5] - x[6], y + 1, 1); /* in place, alpha active */
   double r = cblas_dnrm2(3, y, 1) + cblas_dnrm2(4, x, 2);
   x[0] = 9.0;
   x[7] = -3.0;
@@ -57,6 +67,7 @@ float g(float *x, int unused) {
   (void)unused;
   float y[2] = {0.5f, -0.25f};
   cblas_saxpy(2, x[4], x, 2, y, 1);
+  cblas_sscal(2, x[1], y, 1);
   return cblas_snrm2(2, y, 1) * y[1] + cblas_snrm2(4, x, 1);
 }
 
