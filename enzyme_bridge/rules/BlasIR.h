@@ -70,6 +70,11 @@ bool IsCblasLevel1(const llvm::Function &f);
 ReverseRule Level1ReverseRule(llvm::Function &f);
 llvm::Function *Level1ForwardRule(llvm::Function &f);
 
+/// cblas_dgemv / cblas_sgemv (BlasCblasGemv.cpp).
+bool IsCblasGemv(const llvm::Function &f);
+ReverseRule CblasGemvReverseRule(llvm::Function &f);
+llvm::Function *CblasGemvForwardRule(llvm::Function &f);
+
 /// cblas_dgemm / cblas_sgemm (BlasCblasGemm.cpp).
 bool IsCblasGemm(const llvm::Function &f);
 ReverseRule CblasGemmReverseRule(llvm::Function &f);

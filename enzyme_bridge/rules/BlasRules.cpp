@@ -339,13 +339,15 @@ Function *BuiltinForwardRule(Function &f) {
     return Level1ForwardRule(f);
   if (IsCblasGemm(f))
     return CblasGemmForwardRule(f);
+  if (IsCblasGemv(f))
+    return CblasGemvForwardRule(f);
   std::optional<DotSignature> sig = Classify(f);
   return sig ? MakeForward(f, *sig) : nullptr;
 }
 
 bool HasBuiltinReverseRule(const Function &f) {
   return Classify(f).has_value() || IsNumbaGemv(f) || IsNumbaGemm(f) ||
-         IsCblasLevel1(f) || IsCblasGemm(f);
+         IsCblasLevel1(f) || IsCblasGemm(f) || IsCblasGemv(f);
 }
 
 std::optional<ReverseRule> BuiltinReverseRule(Function &f) {
@@ -357,6 +359,8 @@ std::optional<ReverseRule> BuiltinReverseRule(Function &f) {
     return Level1ReverseRule(f);
   if (IsCblasGemm(f))
     return CblasGemmReverseRule(f);
+  if (IsCblasGemv(f))
+    return CblasGemvReverseRule(f);
   std::optional<DotSignature> sig = Classify(f);
   if (!sig)
     return std::nullopt;
@@ -379,6 +383,8 @@ bool BlasParamReadOnly(const Function &f, unsigned arg) {
   }
   if (IsCblasGemm(f))
     return arg != 12; // c
+  if (IsCblasGemv(f))
+    return arg != 10; // y
   std::optional<DotSignature> sig = Classify(f);
   if (!sig)
     return false;
