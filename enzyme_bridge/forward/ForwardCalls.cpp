@@ -165,9 +165,12 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
   if (callee)
     if (Function *rule = RegisteredForwardRule(*callee))
       return VisitCustomRule(call, *rule);
-  if (callee && HasBuiltinReverseRule(*callee))
+  if (callee && HasBuiltinReverseRule(*callee)) {
+    if (std::string why = BuiltinRuleLimitation(call, *callee); !why.empty())
+      return ErrorAt(absl::StatusCode::kUnimplemented, call, why);
     return VisitCustomRule(call, *BuiltinForwardRule(*callee),
                            /*before_call=*/true);
+  }
   if (FindRule(call)) {
     SmallVector<Value *, 3> ops(call.args());
     return ApplyRule(call, ops);

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/rules/BlasRules.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
@@ -167,14 +168,9 @@ absl::Status ReverseEmitter::CheckReverseRule(CallBase &call, Function &fn,
 absl::Status ReverseEmitter::AugmentRuleCall(CallBase &call, Function &fn,
                                              const ReverseRule &rule) {
   AD_RETURN_IF_ERROR(CheckReverseRule(call, fn, rule));
-  if ((fn.getName() == "numba_xxdot" || fn.getName() == "numba_xxgemv") &&
-      !RegisteredReverseRule(fn))
-    if (auto *kind = dyn_cast<ConstantInt>(call.getArgOperand(0));
-        kind && kind->getZExtValue() != 'd' && kind->getZExtValue() != 's')
-      return Unsupported(call, "the derivative of " + fn.getName().str() +
-                               " for complex numbers (kind '" +
-                                   std::string(1, char(kind->getZExtValue())) +
-                                   "'); register a rule for it");
+  if (!RegisteredReverseRule(fn))
+    if (std::string why = BuiltinRuleLimitation(call, fn); !why.empty())
+      return ErrorAt(absl::StatusCode::kUnimplemented, call, why);
   fb_.SetInsertPoint(&call);
   AugmentedCall &info = augmented_[&call];
   info.rule = rule;

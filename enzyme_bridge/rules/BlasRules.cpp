@@ -371,6 +371,21 @@ std::optional<ReverseRule> BuiltinReverseRule(Function &f) {
   return r;
 }
 
+std::string BuiltinRuleLimitation(const CallBase &call, const Function &f) {
+  std::optional<DotSignature> dot = Classify(f);
+  bool numba = (dot && dot->form == DotForm::Numba) || IsNumbaGemv(f) ||
+               IsNumbaGemm(f);
+  if (!numba || call.arg_size() == 0)
+    return "";
+  auto *kind = dyn_cast<ConstantInt>(call.getArgOperand(0));
+  if (!kind || kind->getZExtValue() == 'd' || kind->getZExtValue() == 's')
+    return "";
+  return "the derivative of " + f.getName().str() +
+         " for complex numbers (kind '" +
+         std::string(1, char(kind->getZExtValue())) +
+         "') is not built in; register a rule for it";
+}
+
 bool BlasParamReadOnly(const Function &f, unsigned arg) {
   if (IsNumbaGemv(f))
     return arg != 9; // y

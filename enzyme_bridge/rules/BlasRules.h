@@ -19,8 +19,10 @@
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 
 #include <optional>
+#include <string>
 
 namespace llvm {
+class CallBase;
 class Function;
 } // namespace llvm
 
@@ -38,6 +40,12 @@ std::optional<ReverseRule> BuiltinReverseRule(llvm::Function &f);
 /// convention (each pointer followed by its tangent; returns {primal,
 /// tangent}), made in `f`'s module on first use; null when there is none.
 llvm::Function *BuiltinForwardRule(llvm::Function &f);
+
+/// What the built-in rule of `f` cannot differentiate at `call`, known at
+/// compile time (one of Numba's helpers called with a constant complex
+/// kind), as a diagnostic's text; empty when nothing is known.
+std::string BuiltinRuleLimitation(const llvm::CallBase &call,
+                                  const llvm::Function &f);
 
 /// Whether BLAS function `f` only reads through its parameter `arg` (the
 /// dot products' inputs; Numba's helper writes only its result pointer).

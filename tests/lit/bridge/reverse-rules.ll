@@ -17,7 +17,9 @@
 ; BAD-DAG: in function `h` (while generating `diffe_h`), call to `twice`: the reverse rule registered for `twice` by `__enzyme_register_gradient_twice`: `twice_aug` returns `ptr`, expected `{ ptr, double }` (the tape, then `twice`'s result)
 ; BAD-DAG: in function `k` (while generating `diffe_k`), call to `three`: the reverse rule registered for `three` by `__enzyme_register_gradient_three`: it must name the function, its augmented forward function and its reverse function ({fn, augment, reverse})
 ; BAD-DAG: in function `m` (while generating `diffe_m`), call to `lin`: the reverse rule registered for `lin` by metadata (!enzyme_augment, !enzyme_gradient): `lin_rev` returns `void`, expected `double` (the gradients of `lin`'s floating-point parameters, in order)
-; BAD-DAG: in function `z` (while generating `diffe_z`), call to `numba_xxdot`: reverse mode does not yet support the derivative of numba_xxdot for complex numbers (kind 'z'); register a rule for it
+; BAD-DAG: in function `z` (while generating `diffe_z`), call to `numba_xxdot`: the derivative of numba_xxdot for complex numbers (kind 'z') is not built in; register a rule for it
+; BAD-DAG: in function `z` (while generating `fwddiffe_z`), call to `numba_xxdot`: the derivative of numba_xxdot for complex numbers (kind 'z') is not built in; register a rule for it
+; BAD-DAG: in function `zg` (while generating `diffe_zg`), call to `numba_xxgemm`: the derivative of numba_xxgemm for complex numbers (kind 'c') is not built in; register a rule for it
 ; BAD-DAG: in function `p` (while generating `diffe_p`), call to `few`: the reverse rule registered for `few` by `__enzyme_register_gradient_few`: `few_aug` takes 1 parameters, expected 2: ptr (parameter 0 of `few`), ptr (the shadow of parameter 0 of `few`)
 
 ;--- good.ll
@@ -106,7 +108,19 @@ define double @z(ptr %x) {
   %v = load double, ptr %out
   ret double %v
 }
+declare double @__enzyme_fwddiff(...)
+declare i32 @numba_xxgemm(i8, i8, i8, i64, i64, i64, ptr, ptr, i64, ptr, i64, ptr, ptr, i64)
+define double @zg(ptr %a) {
+  %one = alloca double
+  store double 1.0, ptr %one
+  %c = alloca [2 x double]
+  %st = call i32 @numba_xxgemm(i8 99, i8 110, i8 110, i64 1, i64 1, i64 1, ptr %one, ptr %a, i64 1, ptr %a, i64 1, ptr %one, ptr %c, i64 1)
+  %v = load double, ptr %c
+  ret double %v
+}
 define void @caller(ptr %p, ptr %dp, double %x) {
+  call void (...) @__enzyme_autodiff(ptr @zg, ptr %p, ptr %dp)
+  %f = call double (...) @__enzyme_fwddiff(ptr @z, ptr %p, ptr %dp)
   call void (...) @__enzyme_autodiff(ptr @g, ptr %p, ptr %dp)
   %b = call double (...) @__enzyme_autodiff(ptr @h, double %x)
   %c = call double (...) @__enzyme_autodiff(ptr @k, double %x)
