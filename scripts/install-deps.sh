@@ -26,6 +26,7 @@ packages=(
   python3-numba     # Numba IR tests; brings /usr/bin/python3.11
   python3-matplotlib  # autodiff-compare --plot (its lit test needs it)
   python3-pytest    # the tests of the Numba package (python/autodiff_numba)
+  python3-torch     # its torch_compat test (torch.autograd.gradcheck)
   python3           # lit
 )
 

@@ -379,14 +379,21 @@ def _define_numba_symbols(jit, ir):
                 jit.define_symbol(prefix + key, address)
 
 
-def enzyme_reverse(enzyme_const=None, enzyme_dup=None, val_and_grad=False):
+def enzyme_reverse(enzyme_const=None, enzyme_dup=None, val_and_grad=False,
+                   torch_compat=False):
     """Decorator: the function returns its gradient with respect to the
     arguments named in enzyme_dup (every floating-point argument not named
     in enzyme_const when enzyme_dup is not given): a scalar's gradient, an
     array's gradient array (`shadows={"name": array}` to accumulate into an
     array of the caller's), or a tuple in argument order; with val_and_grad,
-    (value, gradient)."""
+    (value, gradient). With torch_compat=True (PyTorch installed) it is a
+    PyTorch function instead: tensors in, a 0-dim tensor of the value out,
+    and `backward()` gives the active arguments their gradients."""
     def wrap(func):
+        if torch_compat:
+            from ._torch import TorchFunction
+            return TorchFunction(_Derivative(func, "reverse", enzyme_const,
+                                             enzyme_dup, True))
         return _Derivative(func, "reverse", enzyme_const, enzyme_dup,
                            val_and_grad)
     return wrap

@@ -1,0 +1,61 @@
+"""torch_compat: a Numba function with a derivative, as a PyTorch function.
+
+`enzyme_reverse(..., torch_compat=True)` returns a callable that takes
+tensors (or numbers) and returns a 0-dim tensor holding the function's
+value; `backward()` through it gives each active argument the gradient the
+library computed, scaled by the incoming gradient (the function returns a
+scalar, so that is its vector-Jacobian product). Inactive arguments get no
+gradient. Arguments cross as NumPy arrays (C-contiguous copies on the CPU)
+and scalars; the forward pass computes the value and the gradient in one
+call, so the backward pass only scales.
+"""
+
+
+def _to_numpy(value):
+    import numpy as np
+    import torch
+    if not torch.is_tensor(value):
+        return value
+    array = value.detach().cpu().numpy()
+    if array.ndim == 0:
+        return array.item()
+    return np.ascontiguousarray(array)
+
+
+class TorchFunction:
+    """Calls `derivative` (a val_and_grad reverse _Derivative) from a
+    torch.autograd.Function."""
+
+    def __init__(self, derivative):
+        import torch
+
+        class _Apply(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, *args):
+                values = [_to_numpy(a) for a in args]
+                value, grads = derivative(*values)
+                plan = derivative._entry(values)[3]
+                active = [a.index for a in plan if a.active]
+                if len(active) == 1:
+                    grads = (grads,)
+                per_arg = [None] * len(args)
+                for index, grad in zip(active, grads):
+                    like = args[index]
+                    dtype = like.dtype if torch.is_tensor(like) else torch.float64
+                    per_arg[index] = torch.as_tensor(grad, dtype=dtype)
+                ctx.grads = per_arg
+                dtype = next((a.dtype for a in args if torch.is_tensor(a)),
+                             torch.float64)
+                return torch.tensor(value, dtype=dtype)
+
+            @staticmethod
+            def backward(ctx, grad_output):
+                return tuple(None if g is None else g * grad_output
+                             for g in ctx.grads)
+
+        self._apply = _Apply.apply
+        self.__name__ = derivative.func.__name__
+        self.__doc__ = derivative.func.__doc__
+
+    def __call__(self, *args):
+        return self._apply(*args)
