@@ -615,9 +615,9 @@ absl::Status ForwardEmitter::VisitCustomRule(CallBase &call, Function &rule,
     return ErrorAt(absl::StatusCode::kInvalidArgument, call,
                    "the registered derivative `" + rule.getName().str() +
                        "` must return {primal, tangent} or the tangent");
-  // A built-in rule of a void function (cblas_dgemm) reads what the call
-  // overwrites: it runs before the call, which stays.
-  if (before_call && rt->isVoidTy())
+  // A built-in rule giving the tangent alone (cblas_dgemm, numba_xxgemm)
+  // reads what the call overwrites: it runs before the call, which stays.
+  if (before_call && !returnsPair && !returnsVecPair)
     b_.SetInsertPoint(&call);
   Lanes lanes;
   Value *primal = nullptr;

@@ -80,7 +80,8 @@ bool IsCblasGemm(const llvm::Function &f);
 ReverseRule CblasGemmReverseRule(llvm::Function &f);
 llvm::Function *CblasGemmForwardRule(llvm::Function &f);
 
-/// Numba's matrix-matrix helper `numba_xxgemm` (BlasGemm.cpp).
+/// Numba's matrix-matrix helper `numba_xxgemm` and Fortran's `dgemm_` /
+/// `sgemm_` (BlasGemm.cpp).
 bool IsNumbaGemm(const llvm::Function &f);
 ReverseRule GemmReverseRule(llvm::Function &f);
 llvm::Function *GemmForwardRule(llvm::Function &f);

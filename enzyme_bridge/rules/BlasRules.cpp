@@ -390,7 +390,7 @@ bool BlasParamReadOnly(const Function &f, unsigned arg) {
   if (IsNumbaGemv(f))
     return arg != 9; // y
   if (IsNumbaGemm(f))
-    return arg != 12; // c
+    return arg != (f.getName() == "numba_xxgemm" ? 12u : 11u); // c
   if (IsCblasLevel1(f)) {
     // axpy writes y (parameter 4), scal x (parameter 2), nrm2 nothing.
     unsigned params = f.getFunctionType()->getNumParams();

@@ -5,7 +5,9 @@
 // dimensions larger than the rows, alpha and beta other than 1 and 0, a C
 // that is read before it is overwritten, operands overwritten after the
 // call (the tape keeps them), a constant operand, single precision, and
-// forward mode at enzyme_width 2 with beta != 0 (the primal runs once).
+// forward mode at enzyme_width 2 with beta != 0 (the primal runs once);
+// Fortran's dgemm_ with alpha and beta active (their pointers' shadows get
+// their gradients).
 // RUN: sh %testlib/run-c.sh %s
 
 #include "enzyme.h"
@@ -108,6 +110,48 @@ static double const_b_fd(const double *v, void *ctx) {
   return f_const_b(x, 0);
 }
 
+/* Fortran's dgemm_: everything by pointer. */
+__attribute__((noinline)) void dgemm_(const char *transa, const char *transb,
+                                      const int *pm, const int *pn,
+                                      const int *pk, const double *alpha,
+                                      const double *a, const int *plda,
+                                      const double *b, const int *pldb,
+                                      const double *beta, double *c,
+                                      const int *pldc) {
+  ptrdiff_t m = *pm, n = *pn, k = *pk, lda = *plda, ldb = *pldb, ldc = *pldc;
+  char ta_ = *transa, tb_ = *transb;
+  double al = *alpha, be = *beta;
+  int ta = ta_ == 't' || ta_ == 'T', tb = tb_ == 't' || tb_ == 'T';
+  for (ptrdiff_t j = 0; j < n; ++j)
+    for (ptrdiff_t i = 0; i < m; ++i) {
+      double s = 0;
+      for (ptrdiff_t p = 0; p < k; ++p)
+        s += (ta ? a[p + i * lda] : a[i + p * lda]) *
+             (tb ? b[j + p * ldb] : b[p + j * ldb]);
+      c[i + j * ldc] = al * s + be * c[i + j * ldc];
+    }
+}
+
+/* Active alpha and beta through pointers: C = alpha A^T B + beta C0, with
+   alpha = x[22] * x[23] and beta = x[21]. */
+static double f_fortran(double *x, int unused);
+static double fortran_fd(const double *v, void *ctx) {
+  (void)ctx;
+  double x[N];
+  memcpy(x, v, sizeof x);
+  return f_fortran(x, 0);
+}
+static double f_fortran(double *x, int unused) {
+  (void)unused;
+  int m = 2, n = 3, k = 3, lda = 3, ldb = 3, ldc = 2;
+  double c[6], alpha = x[22] * x[23], beta = x[21];
+  for (int i = 0; i < 6; ++i)
+    c[i] = x[i + 12] * 0.5;
+  char t = 't', nn = 'n';
+  dgemm_(&t, &nn, &m, &n, &k, &alpha, x, &lda, x + 3, &ldb, &beta, c, &ldc);
+  return sin(c[0]) + c[1] * c[2] + cos(c[3]) * c[4] + c[5];
+}
+
 /* Numba's matrix-vector helper, for the width-2 check below. */
 __attribute__((noinline)) int numba_xxgemv(char kind, char trans, ptrdiff_t m,
                                            ptrdiff_t n, void *alpha, void *a,
@@ -173,6 +217,31 @@ int main(void) {
   memset(dx, 0, sizeof dx);
   __enzyme_autodiff((void *)f_const_b, enzyme_dup, x, dx, enzyme_const, 0);
   CHECK_GRADIENT(const_b_fd, 0, x0, 8, dx);
+
+  /* Fortran's dgemm_, alpha and beta active. */
+  memcpy(x, x0, sizeof x);
+  memset(dx, 0, sizeof dx);
+  __enzyme_autodiff((void *)f_fortran, enzyme_dup, x, dx, enzyme_const, 0);
+  CHECK_GRADIENT(fortran_fd, 0, x0, N, dx);
+  {
+    double v[N], dv[N], want = 0;
+    for (int i = 0; i < N; ++i) {
+      v[i] = 0.25 + 0.03 * i;
+      want += dx[i] * v[i];
+    }
+    memcpy(x, x0, sizeof x);
+    memcpy(dv, v, sizeof dv);
+    CHECK_CLOSE(want, __enzyme_fwddiff((void *)f_fortran, enzyme_dup, x, dv,
+                                       enzyme_const, 0));
+    double e0[N] = {0}, e1[N] = {0};
+    e0[21] = 1;
+    e1[22] = 1;
+    memcpy(x, x0, sizeof x);
+    enzyme_v2 t = __enzyme_fwddiff_v2((void *)f_fortran, enzyme_width, 2,
+                                      enzyme_dup, x, e0, e1, enzyme_const, 0);
+    CHECK_CLOSE(dx[21], t.d[0]);
+    CHECK_CLOSE(dx[22], t.d[1]);
+  }
 
   /* Width 2 against width 1, two directions at a time. */
   for (int j = 0; j + 1 < 8; j += 2) {
