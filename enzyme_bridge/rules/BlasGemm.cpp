@@ -140,24 +140,6 @@ void CallGemm(IRBuilder<> &b, Function &f, const Gemm &op, const GemmCall &g) {
   b.CreateCall(&f, args);
 }
 
-/// *p, or 0 when p is null (a tangent forward mode did not give).
-Value *LoadOrZero(IRBuilder<> &b, Type *elt, Value *p) {
-  Function *f = b.GetInsertBlock()->getParent();
-  LLVMContext &c = f->getContext();
-  BasicBlock *from = b.GetInsertBlock();
-  auto *load = BasicBlock::Create(c, "load", f);
-  auto *join = BasicBlock::Create(c, "loaded", f);
-  b.CreateCondBr(b.CreateIsNull(p), join, load);
-  b.SetInsertPoint(load);
-  Value *v = b.CreateLoad(elt, p);
-  b.CreateBr(join);
-  b.SetInsertPoint(join);
-  PHINode *phi = b.CreatePHI(elt, 2);
-  phi->addIncoming(ConstantFP::get(elt, 0.0), from);
-  phi->addIncoming(v, load);
-  return phi;
-}
-
 /// Sum over the m x n matrices of x[i + j ldx] * y[i + j ldy].
 Value *MatrixDot(IRBuilder<> &b, Type *elt, Value *x, Value *ldx, Value *y,
                  Value *ldy, Value *m, Value *n) {
@@ -345,6 +327,24 @@ Function *MakeReverse(Function &f) {
 }
 
 } // namespace
+
+/// *p, or 0 when p is null (a tangent forward mode did not give).
+Value *LoadOrZero(IRBuilder<> &b, Type *elt, Value *p) {
+  Function *f = b.GetInsertBlock()->getParent();
+  LLVMContext &c = f->getContext();
+  BasicBlock *from = b.GetInsertBlock();
+  auto *load = BasicBlock::Create(c, "load", f);
+  auto *join = BasicBlock::Create(c, "loaded", f);
+  b.CreateCondBr(b.CreateIsNull(p), join, load);
+  b.SetInsertPoint(load);
+  Value *v = b.CreateLoad(elt, p);
+  b.CreateBr(join);
+  b.SetInsertPoint(join);
+  PHINode *phi = b.CreatePHI(elt, 2);
+  phi->addIncoming(ConstantFP::get(elt, 0.0), from);
+  phi->addIncoming(v, load);
+  return phi;
+}
 
 /// A stack slot holding `v`, for BLAS's scalar pointers.
 Value *Slot(IRBuilder<> &b, Type *elt, Value *v) {

@@ -49,6 +49,8 @@ void ForElementType(
     const char *helper,
     const std::function<void(llvm::IRBuilder<> &, llvm::Type *)> &per_type);
 
+/// *p, or 0 when p is null (a tangent forward mode did not give).
+llvm::Value *LoadOrZero(llvm::IRBuilder<> &b, llvm::Type *elt, llvm::Value *p);
 /// A stack slot holding `v`, for BLAS's scalar pointers (BlasGemm.cpp).
 llvm::Value *Slot(llvm::IRBuilder<> &b, llvm::Type *elt, llvm::Value *v);
 /// The larger of i64 `v` and 1 (BLAS wants leading dimensions >= 1).
@@ -64,9 +66,11 @@ bool IsNumbaGemv(const llvm::Function &f);
 ReverseRule GemvReverseRule(llvm::Function &f);
 llvm::Function *GemvForwardRule(llvm::Function &f);
 
-/// cblas_daxpy / cblas_saxpy and cblas_dnrm2 / cblas_snrm2
+/// axpy, scal and nrm2, cblas and Fortran forms, double and float
 /// (BlasLevel1.cpp).
 bool IsCblasLevel1(const llvm::Function &f);
+/// Whether the level-1 function writes through parameter `arg`.
+bool Level1WritesParam(const llvm::Function &f, unsigned arg);
 ReverseRule Level1ReverseRule(llvm::Function &f);
 llvm::Function *Level1ForwardRule(llvm::Function &f);
 

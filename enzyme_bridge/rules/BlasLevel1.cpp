@@ -1,21 +1,23 @@
-//===- enzyme_bridge/rules/BlasLevel1.cpp - cblas axpy and nrm2 -----------===//
+//===- enzyme_bridge/rules/BlasLevel1.cpp - axpy, scal and nrm2 -----------===//
 //
 // `void cblas_daxpy(int n, double alpha, const double *x, int incx,
-// double *y, int incy)` (y += alpha x), `double cblas_dnrm2(int n,
-// const double *x, int incx)` (the Euclidean norm) and `void
-// cblas_dscal(int n, double alpha, double *x, int incx)` (x = alpha x),
-// with their single precision forms `cblas_saxpy`, `cblas_snrm2`,
-// `cblas_sscal`:
-//   axpy forward: dy += dalpha x + alpha dx (after the primal call, which
-//                 leaves x alone); reverse: dx += alpha G, dalpha = G . x,
-//                 G (the adjoint of y) passes on unchanged. The tape keeps
-//                 alpha and x.
+// double *y, int incy)` (y += alpha x), `void cblas_dscal(int n,
+// double alpha, double *x, int incx)` (x = alpha x) and `double
+// cblas_dnrm2(int n, const double *x, int incx)` (the Euclidean norm), their
+// single precision forms (`cblas_saxpy`, ...), and Fortran's `daxpy_`,
+// `dscal_`, `dnrm2_`, `saxpy_`, ... (every argument by pointer):
+//   axpy forward: dy += dalpha x + alpha dx; reverse: dx += alpha G,
+//                 dalpha = G . x, G (the adjoint of y) passes on. The tape
+//                 keeps alpha and x.
+//   scal forward: dx = dalpha x + alpha dx; reverse: dalpha = G . x,
+//                 dx = alpha G. The tape keeps alpha and x.
 //   nrm2 forward: dr = (x . dx) / r; reverse: dx += dret x / r (0 when
 //                 r is 0). The tape keeps x and r.
-//   scal forward: dx = dalpha x + alpha dx (before the call); reverse:
-//                 dalpha = G . x, dx = alpha G. The tape keeps alpha, x.
-// alpha is a by-value float: its tangent follows it in the forward rule,
-// and the reverse rule returns its gradient.
+// cblas's alpha is a by-value float: its tangent follows it in the forward
+// rule, and the reverse rule returns its gradient. Fortran's alpha is a
+// pointer: the gradient is added to its shadow, the tangent read from it.
+// The forward rules of axpy and scal give no result: they run before the
+// call (scal overwrites x).
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/rules/BlasIR.h"
@@ -24,6 +26,7 @@
 #include "llvm/IR/Module.h"
 
 #include <cstring>
+#include <optional>
 
 using namespace llvm;
 
@@ -32,14 +35,19 @@ namespace {
 
 enum class Level1 { Axpy, Nrm2, Scal };
 
-/// The element type of a cblas axpy, nrm2 or scal `f` (by name and
-/// signature), or null; `kind` says which.
-Type *Level1Element(const Function &f, Level1 &kind) {
+struct Level1Kind {
+  Level1 op;
+  Type *elt;
+  bool fortran;
+};
+
+/// Which level-1 function `f` is, by name and signature.
+std::optional<Level1Kind> Classify(const Function &f) {
   StringRef name = f.getName();
   FunctionType *t = f.getFunctionType();
   LLVMContext &c = f.getContext();
   if (t->isVarArg())
-    return nullptr;
+    return std::nullopt;
   // Parameter shapes: 'i' integer, 'f' the element type, 'p' pointer.
   auto shape = [&](const char *want, Type *elt) {
     if (t->getNumParams() != strlen(want))
@@ -53,29 +61,63 @@ Type *Level1Element(const Function &f, Level1 &kind) {
     return true;
   };
   for (Type *elt : {Type::getDoubleTy(c), Type::getFloatTy(c)}) {
-    bool d = elt->isDoubleTy();
+    std::string p = elt->isDoubleTy() ? "d" : "s";
     Type *ret = t->getReturnType();
-    if (name == (d ? "cblas_daxpy" : "cblas_saxpy") && ret->isVoidTy() &&
-        shape("ifpipi", elt)) {
-      kind = Level1::Axpy;
-      return elt;
-    }
-    if (name == (d ? "cblas_dnrm2" : "cblas_snrm2") && ret == elt &&
-        shape("ipi", elt)) {
-      kind = Level1::Nrm2;
-      return elt;
-    }
-    if (name == (d ? "cblas_dscal" : "cblas_sscal") && ret->isVoidTy() &&
-        shape("ifpi", elt)) {
-      kind = Level1::Scal;
-      return elt;
+    struct Form {
+      Level1 op;
+      const char *name, *cblas, *fortran;
+      bool returns;
+    };
+    for (const Form &form : {Form{Level1::Axpy, "axpy", "ifpipi", "pppppp", false},
+                             Form{Level1::Scal, "scal", "ifpi", "pppp", false},
+                             Form{Level1::Nrm2, "nrm2", "ipi", "ppp", true}}) {
+      bool retOk = form.returns ? ret == elt : ret->isVoidTy();
+      if (!retOk)
+        continue;
+      if (name == "cblas_" + p + form.name && shape(form.cblas, elt))
+        return Level1Kind{form.op, elt, false};
+      if (name == p + form.name + "_" && shape(form.fortran, elt))
+        return Level1Kind{form.op, elt, true};
     }
   }
-  return nullptr;
+  return std::nullopt;
 }
 
-Value *Wide(IRBuilder<> &b, Value *v) {
-  return b.CreateSExtOrTrunc(v, b.getInt64Ty());
+/// A call's operands (n, alpha, x, incx, y, incy as the op has them; sizes
+/// as i64).
+struct Ops {
+  Value *n = nullptr, *alpha = nullptr, *x = nullptr, *incx = nullptr,
+        *y = nullptr, *incy = nullptr;
+  /// Shadows (tangents) of x and y; for Fortran, alpha's pointer's too.
+  Value *dx = nullptr, *dy = nullptr, *dalpha_ptr = nullptr;
+};
+
+Ops Read(IRBuilder<> &b, const Level1Kind &k, ArrayRef<Value *> values,
+         ArrayRef<Value *> shadows) {
+  auto size = [&](unsigned p) {
+    Value *v = k.fortran ? b.CreateLoad(b.getInt32Ty(), values[p]) : values[p];
+    return b.CreateSExtOrTrunc(v, b.getInt64Ty());
+  };
+  Ops o;
+  o.n = size(0);
+  if (k.op == Level1::Nrm2) {
+    o.x = values[1];
+    o.dx = shadows[1];
+    o.incx = size(2);
+    return o;
+  }
+  o.alpha = k.fortran ? b.CreateLoad(k.elt, values[1]) : values[1];
+  if (k.fortran)
+    o.dalpha_ptr = shadows[1];
+  o.x = values[2];
+  o.dx = shadows[2];
+  o.incx = size(3);
+  if (k.op == Level1::Axpy) {
+    o.y = values[4];
+    o.dy = shadows[4];
+    o.incy = size(5);
+  }
+  return o;
 }
 
 /// Copies x's n elements (stride inc) densely to `to`.
@@ -106,136 +148,71 @@ void FreeTape(IRBuilder<> &b, Value *tape) {
                {tape});
 }
 
-Function *AxpyAugment(Function &f, Type *elt) {
+/// The augmented rule: the tape (alpha, then x; nrm2: r, then x), then the
+/// primal call; returns the tape, with nrm2's result.
+Function *MakeAugment(Function &f, const Level1Kind &k) {
   LLVMContext &c = f.getContext();
+  Type *ptr = PointerType::getUnqual(c);
+  bool nrm2 = k.op == Level1::Nrm2;
   Function *have = nullptr;
   Function *aug = NewRule(f, "__autodiff_blas_augment_",
-                          PointerType::getUnqual(c), {}, have);
+                          nrm2 ? StructType::get(c, {ptr, k.elt}) : ptr, {},
+                          have);
   if (!aug)
     return have;
   IRBuilder<> b(BasicBlock::Create(c, "entry", aug));
   RuleArgs r = SplitArgs(*aug, f);
-  Value *n = Wide(b, r.value[0]);
-  Value *tape = NewTape(b, elt, n);
-  // Tape: alpha, then x.
-  b.CreateStore(r.value[1], tape);
-  Value *tx = b.CreateGEP(elt, tape, b.getInt64(1));
-  Value *incx = Wide(b, r.value[3]);
-  CopyVector(b, elt, r.value[2], incx, n, tx);
-  b.CreateCall(&f, r.value);
-  b.CreateRet(tape);
-  return aug;
-}
-
-Function *AxpyReverse(Function &f, Type *elt) {
-  LLVMContext &c = f.getContext();
-  Function *have = nullptr;
-  Function *rev = NewRule(f, "__autodiff_blas_reverse_", elt,
-                          {PointerType::getUnqual(c)}, have);
-  if (!rev)
-    return have;
-  IRBuilder<> b(BasicBlock::Create(c, "entry", rev));
-  RuleArgs r = SplitArgs(*rev, f);
-  Value *tape = rev->getArg(rev->arg_size() - 1);
-  Value *n = Wide(b, r.value[0]);
-  Value *incx = Wide(b, r.value[3]);
-  Value *incy = Wide(b, r.value[5]);
-  Value *alpha = b.CreateLoad(elt, tape);
-  Value *tx = b.CreateGEP(elt, tape, b.getInt64(1));
-  AllocaInst *dalpha = b.CreateAlloca(elt);
-  b.CreateStore(ConstantFP::get(elt, 0.0), dalpha);
-  EmitLoop(b, n, [&](IRBuilder<> &lb, Value *i) {
-    Value *g = lb.CreateLoad(elt, Element(lb, elt, r.shadow[4], i, incy, n));
-    Value *pdx = Element(lb, elt, r.shadow[2], i, incx, n);
-    Value *old = lb.CreateLoad(elt, pdx);
-    Value *add = lb.CreateFMul(alpha, g);
-    lb.CreateStore(lb.CreateFAdd(old, add), pdx);
-    Value *xi = lb.CreateLoad(elt, lb.CreateGEP(elt, tx, i));
-    Value *sum = lb.CreateLoad(elt, dalpha);
-    Value *term = lb.CreateFMul(g, xi);
-    lb.CreateStore(lb.CreateFAdd(sum, term), dalpha);
-  });
-  FreeTape(b, tape);
-  b.CreateRet(b.CreateLoad(elt, dalpha));
-  return rev;
-}
-
-/// The forward rule takes each argument followed by its tangent (floats
-/// and pointers) and gives the tangent alone: the primal call stays.
-Function *AxpyForward(Function &f, Type *elt) {
-  LLVMContext &c = f.getContext();
-  Module &m = *f.getParent();
-  std::string name = "__autodiff_blas_forward_" + f.getName().str();
-  if (Function *have = m.getFunction(name))
-    return have;
-  SmallVector<Type *, 10> params;
-  for (Type *t : f.getFunctionType()->params()) {
-    params.push_back(t);
-    if (!t->isIntegerTy())
-      params.push_back(t);
+  Ops o = Read(b, k, r.value, r.shadow);
+  Value *tape = NewTape(b, k.elt, o.n);
+  Value *tx = b.CreateGEP(k.elt, tape, b.getInt64(1));
+  CopyVector(b, k.elt, o.x, o.incx, o.n, tx);
+  if (!nrm2) {
+    b.CreateStore(o.alpha, tape);
+    b.CreateCall(&f, r.value);
+    b.CreateRet(tape);
+    return aug;
   }
-  Function *fwd = Function::Create(
-      FunctionType::get(Type::getVoidTy(c), params, false),
-      GlobalValue::InternalLinkage, name, &m);
-  // (n, alpha, dalpha, x, dx, incx, y, dy, incy)
-  IRBuilder<> b(BasicBlock::Create(c, "entry", fwd));
-  Value *n = Wide(b, fwd->getArg(0));
-  Value *alpha = fwd->getArg(1), *dalpha = fwd->getArg(2);
-  Value *x = fwd->getArg(3), *dx = fwd->getArg(4);
-  Value *incx = Wide(b, fwd->getArg(5));
-  Value *dy = fwd->getArg(7);
-  Value *incy = Wide(b, fwd->getArg(8));
-  EmitLoop(b, n, [&](IRBuilder<> &lb, Value *i) {
-    Value *xi = lb.CreateLoad(elt, Element(lb, elt, x, i, incx, n));
-    Value *dxi = lb.CreateLoad(elt, Element(lb, elt, dx, i, incx, n));
-    Value *pdy = Element(lb, elt, dy, i, incy, n);
-    Value *left = lb.CreateFMul(dalpha, xi);
-    Value *right = lb.CreateFMul(alpha, dxi);
-    Value *term = lb.CreateFAdd(left, right);
-    Value *old = lb.CreateLoad(elt, pdy);
-    lb.CreateStore(lb.CreateFAdd(old, term), pdy);
-  });
-  b.CreateRetVoid();
-  return fwd;
-}
-
-Function *Nrm2Augment(Function &f, Type *elt) {
-  LLVMContext &c = f.getContext();
-  Function *have = nullptr;
-  Function *aug = NewRule(f, "__autodiff_blas_augment_",
-                          StructType::get(c, {PointerType::getUnqual(c), elt}),
-                          {}, have);
-  if (!aug)
-    return have;
-  IRBuilder<> b(BasicBlock::Create(c, "entry", aug));
-  RuleArgs r = SplitArgs(*aug, f);
   CallInst *norm = b.CreateCall(&f, r.value);
-  Value *n = Wide(b, r.value[0]);
-  Value *tape = NewTape(b, elt, n);
-  // Tape: r, then x.
   b.CreateStore(norm, tape);
-  Value *tx = b.CreateGEP(elt, tape, b.getInt64(1));
-  Value *inc = Wide(b, r.value[2]);
-  CopyVector(b, elt, r.value[1], inc, n, tx);
   Value *res = b.CreateInsertValue(PoisonValue::get(aug->getReturnType()),
                                    tape, {0});
   b.CreateRet(b.CreateInsertValue(res, norm, {1}));
   return aug;
 }
 
-Function *Nrm2Reverse(Function &f, Type *elt) {
-  LLVMContext &c = f.getContext();
-  Function *have = nullptr;
-  Function *rev = NewRule(f, "__autodiff_blas_reverse_", Type::getVoidTy(c),
-                          {elt, PointerType::getUnqual(c)}, have);
-  if (!rev)
-    return have;
-  IRBuilder<> b(BasicBlock::Create(c, "entry", rev));
-  RuleArgs r = SplitArgs(*rev, f);
-  Value *dret = rev->getArg(rev->arg_size() - 2);
-  Value *tape = rev->getArg(rev->arg_size() - 1);
-  Value *n = Wide(b, r.value[0]);
-  Value *inc = Wide(b, r.value[2]);
+/// axpy and scal: dx and dalpha from G (the adjoint of y, or of x for
+/// scal); returns dalpha.
+Value *EmitScaledReverse(IRBuilder<> &b, const Level1Kind &k, const Ops &o,
+                         Value *tape) {
+  Type *elt = k.elt;
+  Value *alpha = b.CreateLoad(elt, tape);
+  Value *tx = b.CreateGEP(elt, tape, b.getInt64(1));
+  AllocaInst *dalpha = b.CreateAlloca(elt);
+  b.CreateStore(ConstantFP::get(elt, 0.0), dalpha);
+  bool axpy = k.op == Level1::Axpy;
+  EmitLoop(b, o.n, [&](IRBuilder<> &lb, Value *i) {
+    Value *pg = axpy ? Element(lb, elt, o.dy, i, o.incy, o.n)
+                     : Element(lb, elt, o.dx, i, o.incx, o.n);
+    Value *g = lb.CreateLoad(elt, pg);
+    Value *xi = lb.CreateLoad(elt, lb.CreateGEP(elt, tx, i));
+    Value *sum = lb.CreateLoad(elt, dalpha);
+    Value *term = lb.CreateFMul(g, xi);
+    lb.CreateStore(lb.CreateFAdd(sum, term), dalpha);
+    Value *scaled = lb.CreateFMul(alpha, g);
+    if (!axpy) {
+      lb.CreateStore(scaled, pg); // dx = alpha G
+      return;
+    }
+    Value *pdx = Element(lb, elt, o.dx, i, o.incx, o.n);
+    Value *old = lb.CreateLoad(elt, pdx);
+    lb.CreateStore(lb.CreateFAdd(old, scaled), pdx);
+  });
+  return b.CreateLoad(elt, dalpha);
+}
+
+void EmitNrm2Reverse(IRBuilder<> &b, const Level1Kind &k, const Ops &o,
+                     Value *dret, Value *tape) {
+  Type *elt = k.elt;
   Value *norm = b.CreateLoad(elt, tape);
   Value *tx = b.CreateGEP(elt, tape, b.getInt64(1));
   // dret / r, or 0 at r = 0 (a subgradient).
@@ -243,133 +220,117 @@ Function *Nrm2Reverse(Function &f, Type *elt) {
   Value *isZero = b.CreateFCmpOEQ(norm, zero);
   Value *quotient = b.CreateFDiv(dret, norm);
   Value *scale = b.CreateSelect(isZero, zero, quotient);
-  EmitLoop(b, n, [&](IRBuilder<> &lb, Value *i) {
+  EmitLoop(b, o.n, [&](IRBuilder<> &lb, Value *i) {
     Value *xi = lb.CreateLoad(elt, lb.CreateGEP(elt, tx, i));
-    Value *pdx = Element(lb, elt, r.shadow[1], i, inc, n);
+    Value *pdx = Element(lb, elt, o.dx, i, o.incx, o.n);
     Value *old = lb.CreateLoad(elt, pdx);
     Value *add = lb.CreateFMul(scale, xi);
     lb.CreateStore(lb.CreateFAdd(old, add), pdx);
   });
-  FreeTape(b, tape);
-  b.CreateRetVoid();
-  return rev;
 }
 
-/// Returns {r, dr}: the norm has no side effects, so computing it in the
-/// rule (once per lane) is harmless.
-Function *Nrm2Forward(Function &f, Type *elt) {
+/// The reverse rule: returns cblas's dalpha; Fortran's goes to the shadow
+/// of alpha's pointer.
+Function *MakeReverse(Function &f, const Level1Kind &k) {
   LLVMContext &c = f.getContext();
+  Type *ptr = PointerType::getUnqual(c);
+  bool nrm2 = k.op == Level1::Nrm2;
+  Type *rt = nrm2 || k.fortran ? Type::getVoidTy(c) : k.elt;
+  SmallVector<Type *, 2> extra;
+  if (nrm2)
+    extra.push_back(k.elt); // the differential return
+  extra.push_back(ptr);
   Function *have = nullptr;
-  Function *fwd = NewRule(f, "__autodiff_blas_forward_",
-                          StructType::get(c, {elt, elt}), {}, have);
-  if (!fwd)
-    return have;
-  IRBuilder<> b(BasicBlock::Create(c, "entry", fwd));
-  RuleArgs r = SplitArgs(*fwd, f);
-  CallInst *norm = b.CreateCall(&f, r.value);
-  Value *n = Wide(b, r.value[0]);
-  Value *inc = Wide(b, r.value[2]);
-  AllocaInst *dot = b.CreateAlloca(elt);
-  b.CreateStore(ConstantFP::get(elt, 0.0), dot);
-  EmitLoop(b, n, [&](IRBuilder<> &lb, Value *i) {
-    Value *xi = lb.CreateLoad(elt, Element(lb, elt, r.value[1], i, inc, n));
-    Value *dxi = lb.CreateLoad(elt, Element(lb, elt, r.shadow[1], i, inc, n));
-    Value *term = lb.CreateFMul(xi, dxi);
-    Value *sum = lb.CreateLoad(elt, dot);
-    lb.CreateStore(lb.CreateFAdd(sum, term), dot);
-  });
-  Value *zero = ConstantFP::get(elt, 0.0);
-  Value *isZero = b.CreateFCmpOEQ(norm, zero);
-  Value *sum = b.CreateLoad(elt, dot);
-  Value *quotient = b.CreateFDiv(sum, norm);
-  Value *tangent = b.CreateSelect(isZero, zero, quotient);
-  Value *res = b.CreateInsertValue(PoisonValue::get(fwd->getReturnType()),
-                                   norm, {0});
-  b.CreateRet(b.CreateInsertValue(res, tangent, {1}));
-  return fwd;
-}
-
-Function *ScalAugment(Function &f, Type *elt) {
-  LLVMContext &c = f.getContext();
-  Function *have = nullptr;
-  Function *aug = NewRule(f, "__autodiff_blas_augment_",
-                          PointerType::getUnqual(c), {}, have);
-  if (!aug)
-    return have;
-  IRBuilder<> b(BasicBlock::Create(c, "entry", aug));
-  RuleArgs r = SplitArgs(*aug, f);
-  Value *n = Wide(b, r.value[0]);
-  Value *tape = NewTape(b, elt, n);
-  // Tape: alpha, then x before the call.
-  b.CreateStore(r.value[1], tape);
-  Value *tx = b.CreateGEP(elt, tape, b.getInt64(1));
-  Value *inc = Wide(b, r.value[3]);
-  CopyVector(b, elt, r.value[2], inc, n, tx);
-  b.CreateCall(&f, r.value);
-  b.CreateRet(tape);
-  return aug;
-}
-
-/// x = alpha x: dalpha = G . x, then dx = alpha G.
-Function *ScalReverse(Function &f, Type *elt) {
-  LLVMContext &c = f.getContext();
-  Function *have = nullptr;
-  Function *rev = NewRule(f, "__autodiff_blas_reverse_", elt,
-                          {PointerType::getUnqual(c)}, have);
+  Function *rev = NewRule(f, "__autodiff_blas_reverse_", rt, extra, have);
   if (!rev)
     return have;
   IRBuilder<> b(BasicBlock::Create(c, "entry", rev));
   RuleArgs r = SplitArgs(*rev, f);
   Value *tape = rev->getArg(rev->arg_size() - 1);
-  Value *n = Wide(b, r.value[0]);
-  Value *inc = Wide(b, r.value[3]);
-  Value *alpha = b.CreateLoad(elt, tape);
-  Value *tx = b.CreateGEP(elt, tape, b.getInt64(1));
-  AllocaInst *dalpha = b.CreateAlloca(elt);
-  b.CreateStore(ConstantFP::get(elt, 0.0), dalpha);
-  EmitLoop(b, n, [&](IRBuilder<> &lb, Value *i) {
-    Value *pdx = Element(lb, elt, r.shadow[2], i, inc, n);
-    Value *g = lb.CreateLoad(elt, pdx);
-    Value *xi = lb.CreateLoad(elt, lb.CreateGEP(elt, tx, i));
-    Value *sum = lb.CreateLoad(elt, dalpha);
-    Value *term = lb.CreateFMul(g, xi);
-    lb.CreateStore(lb.CreateFAdd(sum, term), dalpha);
-    lb.CreateStore(lb.CreateFMul(alpha, g), pdx);
-  });
+  Ops o = Read(b, k, r.value, r.shadow);
+  if (nrm2) {
+    EmitNrm2Reverse(b, k, o, rev->getArg(rev->arg_size() - 2), tape);
+    FreeTape(b, tape);
+    b.CreateRetVoid();
+    return rev;
+  }
+  Value *dalpha = EmitScaledReverse(b, k, o, tape);
   FreeTape(b, tape);
-  b.CreateRet(b.CreateLoad(elt, dalpha));
+  if (!k.fortran) {
+    b.CreateRet(dalpha);
+    return rev;
+  }
+  Value *old = b.CreateLoad(k.elt, o.dalpha_ptr);
+  b.CreateStore(b.CreateFAdd(old, dalpha), o.dalpha_ptr);
+  b.CreateRetVoid();
   return rev;
 }
 
-/// dx = dalpha x + alpha dx, before the call (it reads x).
-Function *ScalForward(Function &f, Type *elt) {
+/// The forward rule: each argument followed by its tangent (floats and
+/// pointers). axpy and scal give no result (the call stays and runs after
+/// the rule); nrm2, which has no side effects, returns {r, dr}.
+Function *MakeForward(Function &f, const Level1Kind &k) {
   LLVMContext &c = f.getContext();
   Module &m = *f.getParent();
   std::string name = "__autodiff_blas_forward_" + f.getName().str();
   if (Function *have = m.getFunction(name))
     return have;
-  SmallVector<Type *, 8> params;
+  bool nrm2 = k.op == Level1::Nrm2;
+  SmallVector<Type *, 12> params;
   for (Type *t : f.getFunctionType()->params()) {
     params.push_back(t);
     if (!t->isIntegerTy())
       params.push_back(t);
   }
-  Function *fwd = Function::Create(
-      FunctionType::get(Type::getVoidTy(c), params, false),
-      GlobalValue::InternalLinkage, name, &m);
-  // (n, alpha, dalpha, x, dx, incx)
+  Type *rt = nrm2 ? StructType::get(c, {k.elt, k.elt}) : Type::getVoidTy(c);
+  Function *fwd = Function::Create(FunctionType::get(rt, params, false),
+                                   GlobalValue::InternalLinkage, name, &m);
   IRBuilder<> b(BasicBlock::Create(c, "entry", fwd));
-  Value *n = Wide(b, fwd->getArg(0));
-  Value *alpha = fwd->getArg(1), *dalpha = fwd->getArg(2);
-  Value *x = fwd->getArg(3), *dx = fwd->getArg(4);
-  Value *inc = Wide(b, fwd->getArg(5));
-  EmitLoop(b, n, [&](IRBuilder<> &lb, Value *i) {
-    Value *xi = lb.CreateLoad(elt, Element(lb, elt, x, i, inc, n));
-    Value *pdx = Element(lb, elt, dx, i, inc, n);
+  SmallVector<Value *, 6> values, tangents;
+  unsigned pos = 0;
+  for (Type *t : f.getFunctionType()->params()) {
+    values.push_back(fwd->getArg(pos++));
+    tangents.push_back(t->isIntegerTy() ? nullptr : fwd->getArg(pos++));
+  }
+  Ops o = Read(b, k, values, tangents);
+  Type *elt = k.elt;
+  if (nrm2) {
+    CallInst *norm = b.CreateCall(&f, values);
+    AllocaInst *dot = b.CreateAlloca(elt);
+    b.CreateStore(ConstantFP::get(elt, 0.0), dot);
+    EmitLoop(b, o.n, [&](IRBuilder<> &lb, Value *i) {
+      Value *xi = lb.CreateLoad(elt, Element(lb, elt, o.x, i, o.incx, o.n));
+      Value *dxi = lb.CreateLoad(elt, Element(lb, elt, o.dx, i, o.incx, o.n));
+      Value *term = lb.CreateFMul(xi, dxi);
+      Value *sum = lb.CreateLoad(elt, dot);
+      lb.CreateStore(lb.CreateFAdd(sum, term), dot);
+    });
+    Value *zero = ConstantFP::get(elt, 0.0);
+    Value *isZero = b.CreateFCmpOEQ(norm, zero);
+    Value *sum = b.CreateLoad(elt, dot);
+    Value *quotient = b.CreateFDiv(sum, norm);
+    Value *tangent = b.CreateSelect(isZero, zero, quotient);
+    Value *res = b.CreateInsertValue(PoisonValue::get(rt), norm, {0});
+    b.CreateRet(b.CreateInsertValue(res, tangent, {1}));
+    return fwd;
+  }
+  Value *dalpha = k.fortran ? LoadOrZero(b, elt, tangents[1]) : tangents[1];
+  bool axpy = k.op == Level1::Axpy;
+  // axpy: dy += dalpha x + alpha dx; scal: dx = dalpha x + alpha dx.
+  EmitLoop(b, o.n, [&](IRBuilder<> &lb, Value *i) {
+    Value *xi = lb.CreateLoad(elt, Element(lb, elt, o.x, i, o.incx, o.n));
+    Value *pdx = Element(lb, elt, o.dx, i, o.incx, o.n);
     Value *dxi = lb.CreateLoad(elt, pdx);
     Value *left = lb.CreateFMul(dalpha, xi);
-    Value *right = lb.CreateFMul(alpha, dxi);
-    lb.CreateStore(lb.CreateFAdd(left, right), pdx);
+    Value *right = lb.CreateFMul(o.alpha, dxi);
+    Value *term = lb.CreateFAdd(left, right);
+    if (!axpy) {
+      lb.CreateStore(term, pdx);
+      return;
+    }
+    Value *pdy = Element(lb, elt, o.dy, i, o.incy, o.n);
+    Value *old = lb.CreateLoad(elt, pdy);
+    lb.CreateStore(lb.CreateFAdd(old, term), pdy);
   });
   b.CreateRetVoid();
   return fwd;
@@ -377,45 +338,24 @@ Function *ScalForward(Function &f, Type *elt) {
 
 } // namespace
 
-bool IsCblasLevel1(const Function &f) {
-  Level1 kind;
-  return Level1Element(f, kind) != nullptr;
+bool IsCblasLevel1(const Function &f) { return Classify(f).has_value(); }
+
+bool Level1WritesParam(const Function &f, unsigned arg) {
+  std::optional<Level1Kind> k = Classify(f);
+  if (!k || k->op == Level1::Nrm2)
+    return false;
+  return arg == (k->op == Level1::Axpy ? 4u : 2u);
 }
 
 ReverseRule Level1ReverseRule(Function &f) {
-  Level1 kind = Level1::Axpy;
-  Type *elt = Level1Element(f, kind);
+  Level1Kind k = *Classify(f);
   ReverseRule r;
   r.source = "the built-in BLAS rules";
-  switch (kind) {
-  case Level1::Axpy:
-    r.augment = AxpyAugment(f, elt);
-    r.reverse = AxpyReverse(f, elt);
-    break;
-  case Level1::Nrm2:
-    r.augment = Nrm2Augment(f, elt);
-    r.reverse = Nrm2Reverse(f, elt);
-    break;
-  case Level1::Scal:
-    r.augment = ScalAugment(f, elt);
-    r.reverse = ScalReverse(f, elt);
-    break;
-  }
+  r.augment = MakeAugment(f, k);
+  r.reverse = MakeReverse(f, k);
   return r;
 }
 
-Function *Level1ForwardRule(Function &f) {
-  Level1 kind = Level1::Axpy;
-  Type *elt = Level1Element(f, kind);
-  switch (kind) {
-  case Level1::Axpy:
-    return AxpyForward(f, elt);
-  case Level1::Nrm2:
-    return Nrm2Forward(f, elt);
-  case Level1::Scal:
-    return ScalForward(f, elt);
-  }
-  return nullptr;
-}
+Function *Level1ForwardRule(Function &f) { return MakeForward(f, *Classify(f)); }
 
 } // namespace autodiff::blas

@@ -391,11 +391,8 @@ bool BlasParamReadOnly(const Function &f, unsigned arg) {
     return arg != 9; // y
   if (IsNumbaGemm(f))
     return arg != (f.getName() == "numba_xxgemm" ? 12u : 11u); // c
-  if (IsCblasLevel1(f)) {
-    // axpy writes y (parameter 4), scal x (parameter 2), nrm2 nothing.
-    unsigned params = f.getFunctionType()->getNumParams();
-    return params == 3 || arg != (params == 6 ? 4u : 2u);
-  }
+  if (IsCblasLevel1(f))
+    return !Level1WritesParam(f, arg);
   if (IsCblasGemm(f))
     return arg != 12; // c
   if (IsCblasGemv(f))

@@ -8,7 +8,7 @@
 // matrix-matrix helper `numba_xxgemm` (`A @ B`; kinds 's' and 'd'; 'c' and
 // 'z' stop the program with a message), `cblas_dgemm`/`sgemm`,
 // `cblas_dgemv`/`sgemv`, and
-// `cblas_daxpy`/`saxpy`, `cblas_dscal`/`sscal`, `cblas_dnrm2`/`snrm2`. They are synthesized in the module in the custom-rule
+// axpy, scal and nrm2 (cblas and Fortran), Fortran's `dgemm_`/`sgemm_`. They are synthesized in the module in the custom-rule
 // convention (KnownFunctions.h, ReverseRule) and called like a user's
 // rule; a rule the user registers for the same function takes precedence.
 //

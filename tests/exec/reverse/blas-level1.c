@@ -1,6 +1,7 @@
 // Built-in rules for cblas_daxpy / cblas_saxpy (y += alpha x),
 // cblas_dscal / cblas_sscal (x = alpha x) and cblas_dnrm2 / cblas_snrm2,
-// in both modes: an active alpha, strides (a
+// and Fortran's daxpy_ / dscal_ / dnrm2_ (alpha through its pointer), in
+// both modes: an active alpha, strides (a
 // negative one included), x overwritten after the call (the tape keeps
 // it), the norm's gradient; forward mode at width 1 and 2 against the
 // reverse gradient. The BLAS functions are defined below, out of line, so
@@ -41,7 +42,40 @@ __attribute__((noinline)) float cblas_snrm2(int n, const float *x, int inc) {
   return sqrtf(s);
 }
 
+/* Fortran's forms: every argument by pointer. */
+__attribute__((noinline)) void daxpy_(const int *n, const double *alpha,
+                                      const double *x, const int *incx,
+                                      double *y, const int *incy) {
+  cblas_daxpy(*n, *alpha, x, *incx, y, *incy);
+}
+__attribute__((noinline)) void dscal_(const int *n, const double *alpha,
+                                      double *x, const int *inc) {
+  cblas_dscal(*n, *alpha, x, *inc);
+}
+__attribute__((noinline)) double dnrm2_(const int *n, const double *x,
+                                        const int *inc) {
+  return cblas_dnrm2(*n, x, *inc);
+}
+
 enum { N = 8 };
+
+/* Fortran's forms with alpha active through its pointer. */
+static double f_fortran(double *x, int unused) {
+  (void)unused;
+  double y[3] = {x[1], 0.25, -0.5}, alpha = x[7] * 0.5, beta = x[6];
+  int three = 3, two = 2, one = 1;
+  daxpy_(&three, &alpha, x, &two, y, &one);
+  dscal_(&two, &beta, y + 1, &one);
+  double r = dnrm2_(&three, y, &one);
+  x[0] = -9.0;
+  return r * y[2] + sin(y[0]);
+}
+static double fortran_fd(const double *v, void *ctx) {
+  (void)ctx;
+  double x[N];
+  memcpy(x, v, sizeof x);
+  return f_fortran(x, 0);
+}
 
 /* alpha = x[7] (active); y from x; x[0..5] strided; then x overwritten. */
 double f(double *x, int unused) {
@@ -94,6 +128,17 @@ int main(void) {
   CHECK_CLOSE(dx[7], t.d[0]);
   CHECK_CLOSE(dx[2], t.d[1]);
   (void)w2;
+
+  memcpy(x, x0, sizeof x);
+  memset(dx, 0, sizeof dx);
+  __enzyme_autodiff((void *)f_fortran, enzyme_dup, x, dx, enzyme_const, 0);
+  CHECK_GRADIENT(fortran_fd, 0, x0, N, dx);
+  want = 0;
+  for (int i = 0; i < N; ++i) want += dx[i] * v[i];
+  memcpy(x, x0, sizeof x);
+  memcpy(dv, v, sizeof dv);
+  CHECK_CLOSE(want, __enzyme_fwddiff((void *)f_fortran, enzyme_dup, x, dv,
+                                     enzyme_const, 0));
 
   float xf[5] = {0.5f, -1.0f, 0.25f, 2.0f, 0.75f}, dxf[5] = {0};
   __enzyme_autodiff((void *)g, enzyme_dup, xf, dxf, enzyme_const, 0);
