@@ -229,7 +229,8 @@ bool IsBarrierCall(const CallBase &call) {
   return name.starts_with("llvm.nvvm.barrier.cta.sync") ||
          name.starts_with("llvm.nvvm.barrier0") ||
          name.starts_with("llvm.nvvm.barrier.sync") ||
-         name.starts_with("llvm.nvvm.bar.sync");
+         name.starts_with("llvm.nvvm.bar.sync") ||
+         name.starts_with("llvm.nvvm.bar.warp.sync"); // __syncwarp
 }
 
 bool IsThreadLocalMemory(const Value *ptr) {

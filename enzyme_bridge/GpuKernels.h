@@ -42,7 +42,8 @@ void RegisterSharedMemoryShadows(llvm::Module &m);
 /// Whether `g` is such a shadow (it must be zeroed by the reverse sweep).
 bool IsSharedMemoryShadow(const llvm::Value &g);
 
-/// A block-wide barrier (`__syncthreads`): mirrored in the reverse sweep.
+/// A block-wide barrier (`__syncthreads`) or a warp's (`__syncwarp`):
+/// mirrored in the reverse sweep.
 bool IsBarrierCall(const llvm::CallBase &call);
 
 /// Whether `ptr` points to memory only the executing thread sees: a stack

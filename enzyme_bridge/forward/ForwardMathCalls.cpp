@@ -21,6 +21,7 @@ namespace autodiff {
 
 bool ForwardEmitter::VisitOutputPointerMath(CallBase &call, StringRef name) {
   StringRef base = name;
+  base.consume_front("__nv_"); // libdevice's sincos, frexp, modf
   if (base.ends_with("f") || base.ends_with("l"))
     base = base.drop_back();
   bool isFrexp = base == "frexp", isModf = base == "modf",

@@ -414,8 +414,11 @@ absl::Status ReverseEmitter::visitLoadInst(LoadInst &i) {
     return CheckNoFloatBits(i, i.getPointerOperand(), i.getType());
   if (!Active(&i))
     return absl::OkStatus();
-  if (i.isAtomic() || i.isVolatile())
-    return Unsupported(i, "an atomic or volatile load of active data");
+  // A volatile load's value is cached, never loaded again (clobbers_); its
+  // adjoint goes to the shadow like any load's (the warp-synchronous end
+  // of a CUDA reduction reads shared memory through volatile).
+  if (i.isAtomic())
+    return Unsupported(i, "an atomic load of active data");
   Value *known = shadows_.lookup(i.getPointerOperand());
   if (known && IsNullShadow(known))
     return Unsupported(i, "a load of active data through a pointer that was "

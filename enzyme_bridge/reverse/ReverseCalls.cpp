@@ -77,6 +77,44 @@ bool ReverseEmitter::TouchesActiveData(CallBase &call) {
   return touches;
 }
 
+bool IsSincos(const Function &f) {
+  StringRef name = f.getName();
+  name.consume_front("__nv_");
+  FunctionType *t = f.getFunctionType();
+  return (name == "sincos" || name == "sincosf") && t->getNumParams() == 3 &&
+         t->getParamType(0)->isFloatingPointTy() &&
+         t->getParamType(1)->isPointerTy() &&
+         t->getParamType(2)->isPointerTy() && t->getReturnType()->isVoidTy();
+}
+
+/// sincos(x, &s, &c): x's adjoint gains s' cos x - c' sin x, read from the
+/// outputs' shadows, which are cleared (the call wrote the outputs).
+absl::Status ReverseEmitter::VisitSincos(CallBase &call) {
+  Value *arg = call.getArgOperand(0);
+  Type *fp = arg->getType();
+  Value *x = Lookup(arg);
+  Value *zero = ConstantFP::get(fp, 0.0);
+  auto take = [&](Value *out) -> Value * {
+    Value *shadow = LookupShadow(out);
+    if (!shadow || isa_and_nonnull<ConstantPointerNull>(shadows_.lookup(out)))
+      return zero;
+    Value *g = rb_.CreateLoad(fp, shadow);
+    rb_.CreateStore(zero, shadow);
+    return g;
+  };
+  Value *gs = take(call.getArgOperand(1));
+  Value *gc = take(call.getArgOperand(2));
+  if (!HasAdjoint(arg))
+    return absl::OkStatus();
+  // cos x and -sin x, as the rule table emits them for this target.
+  Value *cosx = EmitPartial(rb_, *FindRuleByName("sin"), 0, {x}, nullptr);
+  Value *minusSin = EmitPartial(rb_, *FindRuleByName("cos"), 0, {x}, nullptr);
+  Value *fromS = rb_.CreateFMul(gs, cosx);
+  Value *fromC = rb_.CreateFMul(gc, minusSin);
+  AddAdjoint(arg, rb_.CreateFAdd(fromS, fromC));
+  return absl::OkStatus();
+}
+
 absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
   if (gpu_ && IsBarrierCall(call))
     return MirrorBarrier(call);
@@ -118,6 +156,8 @@ absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
         return ContainsPointer(a->getType());
       }))
     return absl::OkStatus();
+  if (callee && callee->isDeclaration() && IsSincos(*callee))
+    return VisitSincos(call);
   if (callee && !callee->isDeclaration())
     return VisitModuleCall(call, *callee);
   if (call.isInlineAsm())

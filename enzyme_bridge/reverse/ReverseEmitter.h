@@ -47,6 +47,9 @@ class DerivativeCache;
 /// with a floating-point leaf): the types that have adjoints.
 bool HoldsFloat(llvm::Type *t);
 
+/// libm's sincos / sincosf or libdevice's __nv_sincos / __nv_sincosf.
+bool IsSincos(const llvm::Function &f);
+
 /// Defines `void __autodiff_release_tapes(void)` and the list of tape pools
 /// it empties in `m`, once (ReverseTapeArrays.cpp): every module with a
 /// reverse-mode derivative has them, so a program may call it.
@@ -353,6 +356,8 @@ private:
   /// to `src`'s.
   void EmitFieldCopyAdjoint(llvm::Value *dst, llvm::Value *src,
                             llvm::ArrayRef<CopiedField> fields);
+  /// sincos / sincosf and libdevice's __nv_sincos (ReverseCalls.cpp).
+  absl::Status VisitSincos(llvm::CallBase &call);
   /// Vector reductions (fadd, fmax, fmin, fmaximum, fminimum); false for
   /// other intrinsics.
   bool VisitReduction(llvm::IntrinsicInst &call);

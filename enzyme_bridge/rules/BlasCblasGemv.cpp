@@ -11,7 +11,9 @@
 //   reverse, G the adjoint of y: dx += alpha op(A)^T G, dA += alpha G x^T
 //     (x G^T for a transposed op), dalpha = G . op(A) x, dbeta = G . y
 //     (before the call), then dy = beta G.
-// The tape keeps alpha, beta, A, x and y densely. `cblas_sgemv` likewise.
+// The tape keeps alpha, beta, A, x and y densely. `cblas_sgemv` likewise,
+// and Fortran's `dgemv_` / `sgemv_` (every argument by pointer; the
+// gradients of alpha and beta go to their pointers' shadows).
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/rules/BlasIR.h"
@@ -26,14 +28,26 @@ namespace {
 
 constexpr int kRowMajor = 101, kColMajor = 102, kNoTrans = 111, kTrans = 112;
 
+/// Fortran's dgemv_ / sgemv_: (trans, m, n, alpha, a, lda, x, incx, beta,
+/// y, incy), every argument by pointer, column-major.
+bool IsFortran(const Function &f) { return f.getName().ends_with("_"); }
+
 Type *GemvElement(const Function &f) {
   FunctionType *t = f.getFunctionType();
   LLVMContext &c = f.getContext();
-  Type *elt = f.getName() == "cblas_dgemv"   ? Type::getDoubleTy(c)
-              : f.getName() == "cblas_sgemv" ? Type::getFloatTy(c)
-                                             : nullptr;
-  if (!elt || t->isVarArg() || t->getNumParams() != 12 ||
-      !t->getReturnType()->isVoidTy())
+  StringRef name = f.getName();
+  Type *elt = name == "cblas_dgemv" || name == "dgemv_"   ? Type::getDoubleTy(c)
+              : name == "cblas_sgemv" || name == "sgemv_" ? Type::getFloatTy(c)
+                                                          : nullptr;
+  if (!elt || t->isVarArg() || !t->getReturnType()->isVoidTy())
+    return nullptr;
+  if (IsFortran(f))
+    return t->getNumParams() == 11 &&
+                   all_of(t->params(),
+                          [](Type *p) { return p->isPointerTy(); })
+               ? elt
+               : nullptr;
+  if (t->getNumParams() != 12)
     return nullptr;
   for (unsigned p = 0; p < 12; ++p) {
     Type *have = t->getParamType(p);
@@ -48,19 +62,59 @@ Type *GemvElement(const Function &f) {
 /// A call's operands, column-major: A is rows x cols, op(A) = A when
 /// `is_n`; x has xlen elements, y ylen.
 struct ColGemv {
+  bool fortran;
   Value *trans, *rows, *cols, *alpha, *a, *lda, *x, *incx, *beta, *y, *incy;
   Value *da, *dx, *dy;
+  /// Fortran: the shadows (tangents) of alpha's and beta's pointers.
+  Value *dalpha_ptr = nullptr, *dbeta_ptr = nullptr;
   Value *is_n, *xlen, *ylen;
 };
 
-ColGemv Canonical(IRBuilder<> &b, ArrayRef<Value *> values,
+/// Fortran's operands, in cblas's order (a column-major layout first).
+ColGemv FortranCanonical(IRBuilder<> &b, Type *elt, ArrayRef<Value *> values,
+                         ArrayRef<Value *> shadows) {
+  Type *i64 = b.getInt64Ty();
+  auto size = [&](unsigned p) {
+    return b.CreateSExtOrTrunc(b.CreateLoad(b.getInt32Ty(), values[p]), i64);
+  };
+  ColGemv g;
+  g.fortran = true;
+  Value *trans = b.CreateLoad(b.getInt8Ty(), values[0]);
+  Value *lower = b.CreateICmpEQ(trans, b.getInt8('n'));
+  Value *upper = b.CreateICmpEQ(trans, b.getInt8('N'));
+  g.is_n = b.CreateOr(lower, upper);
+  g.trans = b.CreateSelect(g.is_n, b.getInt64(kNoTrans), b.getInt64(kTrans));
+  g.rows = size(1);
+  g.cols = size(2);
+  g.alpha = b.CreateLoad(elt, values[3]);
+  g.dalpha_ptr = shadows[3];
+  g.a = values[4];
+  g.da = shadows[4];
+  g.lda = size(5);
+  g.x = values[6];
+  g.dx = shadows[6];
+  g.incx = size(7);
+  g.beta = b.CreateLoad(elt, values[8]);
+  g.dbeta_ptr = shadows[8];
+  g.y = values[9];
+  g.dy = shadows[9];
+  g.incy = size(10);
+  g.xlen = b.CreateSelect(g.is_n, g.cols, g.rows);
+  g.ylen = b.CreateSelect(g.is_n, g.rows, g.cols);
+  return g;
+}
+
+ColGemv Canonical(IRBuilder<> &b, const Function &f, ArrayRef<Value *> values,
                   ArrayRef<Value *> shadows) {
+  if (IsFortran(f))
+    return FortranCanonical(b, GemvElement(f), values, shadows);
   Type *i64 = b.getInt64Ty();
   auto wide = [&](Value *v) { return b.CreateSExtOrTrunc(v, i64); };
   Value *layout = values[0];
   Value *row = b.CreateICmpEQ(
       layout, ConstantInt::get(layout->getType(), kRowMajor));
   ColGemv g;
+  g.fortran = false;
   Value *trans = wide(values[1]);
   Value *given = b.CreateICmpEQ(trans, b.getInt64(kNoTrans));
   Value *flipped = b.CreateNot(given);
@@ -85,13 +139,28 @@ ColGemv Canonical(IRBuilder<> &b, ArrayRef<Value *> values,
   return g;
 }
 
-/// cblas_?gemv(ColMajor, ...).
+/// cblas_?gemv(ColMajor, ...), or ?gemv_ with its arguments in stack
+/// slots. `trans` is kNoTrans or kTrans; alpha and beta are values.
 void CallCol(IRBuilder<> &b, Function &f, Value *trans, Value *m, Value *n,
              Value *alpha, Value *a, Value *lda, Value *x, Value *incx,
              Value *beta, Value *y, Value *incy) {
+  SmallVector<Value *, 12> args;
+  if (IsFortran(f)) {
+    Value *isN = b.CreateICmpEQ(trans, b.getInt64(kNoTrans));
+    Value *ch = b.CreateSelect(isN, b.getInt8('n'), b.getInt8('t'));
+    auto i32 = [&](Value *v) {
+      return Slot(b, b.getInt32Ty(), b.CreateSExtOrTrunc(v, b.getInt32Ty()));
+    };
+    Type *elt = alpha->getType();
+    Value *in[11] = {Slot(b, b.getInt8Ty(), ch), i32(m), i32(n),
+                     Slot(b, elt, alpha), a, i32(lda), x, i32(incx),
+                     Slot(b, elt, beta), y, i32(incy)};
+    args.append(std::begin(in), std::end(in));
+    b.CreateCall(&f, args);
+    return;
+  }
   Value *in[12] = {b.getInt64(kColMajor), trans, m, n, alpha, a, lda, x,
                    incx, beta, y, incy};
-  SmallVector<Value *, 12> args;
   for (unsigned p = 0; p < 12; ++p) {
     Type *t = f.getFunctionType()->getParamType(p);
     args.push_back(t->isIntegerTy() ? b.CreateSExtOrTrunc(in[p], t) : in[p]);
@@ -118,7 +187,7 @@ Function *MakeAugment(Function &f, Type *elt) {
     return have;
   IRBuilder<> b(BasicBlock::Create(c, "entry", aug));
   RuleArgs r = SplitArgs(*aug, f);
-  ColGemv g = Canonical(b, r.value, r.shadow);
+  ColGemv g = Canonical(b, f, r.value, r.shadow);
   // Tape: alpha, beta, A, x, y (dense); 8 bytes an element.
   Value *aElems = b.CreateMul(g.rows, g.cols);
   Value *xy = b.CreateAdd(g.xlen, g.ylen);
@@ -145,14 +214,15 @@ Function *MakeReverse(Function &f, Type *elt) {
   Module &m = *f.getParent();
   Type *pair = StructType::get(c, {elt, elt});
   Function *have = nullptr;
-  Function *rev = NewRule(f, "__autodiff_blas_reverse_", pair,
+  Function *rev = NewRule(f, "__autodiff_blas_reverse_",
+                          IsFortran(f) ? Type::getVoidTy(c) : pair,
                           {PointerType::getUnqual(c)}, have);
   if (!rev)
     return have;
   IRBuilder<> b(BasicBlock::Create(c, "entry", rev));
   RuleArgs r = SplitArgs(*rev, f);
   Value *tape = rev->getArg(rev->arg_size() - 1);
-  ColGemv g = Canonical(b, r.value, r.shadow);
+  ColGemv g = Canonical(b, f, r.value, r.shadow);
   Value *alpha = b.CreateLoad(elt, tape);
   Value *beta = b.CreateLoad(elt, b.CreateGEP(elt, tape, b.getInt64(1)));
   Value *ta = b.CreateGEP(elt, tape, b.getInt64(2));
@@ -210,6 +280,14 @@ Function *MakeReverse(Function &f, Type *elt) {
   b.CreateCall(freeFn, {tape});
   Value *da = b.CreateLoad(elt, dalpha);
   Value *db = b.CreateLoad(elt, dbeta);
+  if (g.fortran) { // Into the shadows of alpha's and beta's pointers.
+    Value *oldA = b.CreateLoad(elt, g.dalpha_ptr);
+    b.CreateStore(b.CreateFAdd(oldA, da), g.dalpha_ptr);
+    Value *oldB = b.CreateLoad(elt, g.dbeta_ptr);
+    b.CreateStore(b.CreateFAdd(oldB, db), g.dbeta_ptr);
+    b.CreateRetVoid();
+    return rev;
+  }
   Value *res = b.CreateInsertValue(PoisonValue::get(pair), da, {0});
   b.CreateRet(b.CreateInsertValue(res, db, {1}));
   return rev;
@@ -239,8 +317,9 @@ Function *MakeForward(Function &f, Type *elt) {
     values.push_back(fwd->getArg(pos++));
     tangents.push_back(t->isIntegerTy() ? nullptr : fwd->getArg(pos++));
   }
-  ColGemv g = Canonical(b, values, tangents);
-  Value *dalpha = tangents[4], *dbeta = tangents[9];
+  ColGemv g = Canonical(b, f, values, tangents);
+  Value *dalpha = g.fortran ? LoadOrZero(b, elt, g.dalpha_ptr) : tangents[4];
+  Value *dbeta = g.fortran ? LoadOrZero(b, elt, g.dbeta_ptr) : tangents[9];
   // dy = beta dy + dbeta y.
   EmitLoop(b, g.ylen, [&](IRBuilder<> &lb, Value *k) {
     Value *p = Element(lb, elt, g.dy, k, g.incy, g.ylen);

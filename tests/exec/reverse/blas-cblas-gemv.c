@@ -1,4 +1,5 @@
-// Built-in rules for cblas_dgemv / cblas_sgemv in both modes: row- and
+// Built-in rules for cblas_dgemv / cblas_sgemv (and Fortran's dgemv_,
+// alpha and beta through their pointers) in both modes: row- and
 // column-major layouts, both transposes, strides (a negative one
 // included), active alpha and beta, y read before the call, A and x
 // overwritten after it (the tape keeps them); forward mode at width 1 and
@@ -42,6 +43,17 @@ __attribute__((noinline)) void cblas_sgemv(int layout, int trans, int m, int n,
   CBLAS_GEMV_BODY(float)
 }
 
+/* Fortran's dgemv_: column-major, every argument by pointer. */
+__attribute__((noinline)) void dgemv_(const char *trans, const int *m,
+                                      const int *n, const double *alpha,
+                                      const double *a, const int *lda,
+                                      const double *x, const int *incx,
+                                      const double *beta, double *y,
+                                      const int *incy) {
+  cblas_dgemv(ColMajor, *trans == 'n' || *trans == 'N' ? NoTrans : Trans, *m,
+              *n, *alpha, a, *lda, x, *incx, *beta, y, *incy);
+}
+
 /* A (3 x 4 used, ld 4 or 5) in x[0..14], the vector in x[15..22] (stride
    2 or -2), alpha x[23], beta x[24]. */
 enum { N = 25 };
@@ -69,6 +81,23 @@ static double f_fd(const double *v, void *ctx) {
   double x[N];
   memcpy(x, v, sizeof x);
   return f(x, 0);
+}
+
+/* dgemv_ with alpha and beta active through their pointers. */
+static double f_fortran(double *x, int unused) {
+  (void)unused;
+  double y[3] = {0.25, x[20], -0.5}, alpha = x[23] * x[22], beta = x[24];
+  int m = 3, n = 2, lda = 4, incx = -2, incy = 1;
+  char t = 'n';
+  dgemv_(&t, &m, &n, &alpha, x, &lda, x + 15, &incx, &beta, y, &incy);
+  x[0] = 2.0;
+  return sin(y[0]) * y[1] + y[2] * y[2];
+}
+static double fortran_fd(const double *v, void *ctx) {
+  (void)ctx;
+  double x[N];
+  memcpy(x, v, sizeof x);
+  return f_fortran(x, 0);
 }
 
 float g(float *x, int unused) {
@@ -114,6 +143,22 @@ int main(void) {
         CHECK_CLOSE(dx[23], t.d[0]);
         CHECK_CLOSE(dx[24], t.d[1]);
       }
+
+  memcpy(x, x0, sizeof x);
+  memset(dx, 0, sizeof dx);
+  __enzyme_autodiff((void *)f_fortran, enzyme_dup, x, dx, enzyme_const, 0);
+  CHECK_GRADIENT(fortran_fd, 0, x0, N, dx);
+  {
+    double v[N], dv[N], want = 0;
+    for (int i = 0; i < N; ++i) {
+      v[i] = 0.2 - 0.02 * i;
+      want += dx[i] * v[i];
+    }
+    memcpy(x, x0, sizeof x);
+    memcpy(dv, v, sizeof dv);
+    CHECK_CLOSE(want, __enzyme_fwddiff((void *)f_fortran, enzyme_dup, x, dv,
+                                       enzyme_const, 0));
+  }
 
   float xf[10], dxf[10] = {0};
   for (int i = 0; i < 10; ++i)
