@@ -119,25 +119,6 @@ Value *Flip(IRBuilder<> &b, Value *isN) {
   return b.CreateSelect(isN, b.getInt64(kTrans), b.getInt64(kNoTrans));
 }
 
-/// Sum over the m x n matrix of x[i + j ldx] * y[i + j ldy].
-Value *MatrixDot(IRBuilder<> &b, Type *elt, Value *x, Value *ldx, Value *y,
-                 Value *ldy, Value *m, Value *n) {
-  AllocaInst *acc = b.CreateAlloca(elt);
-  b.CreateStore(ConstantFP::get(elt, 0.0), acc);
-  EmitLoop(b, n, [&](IRBuilder<> &jb, Value *j) {
-    EmitLoop(jb, m, [&](IRBuilder<> &ib, Value *i) {
-      Value *cx = ib.CreateMul(j, ldx);
-      Value *xv = ib.CreateLoad(elt, ib.CreateGEP(elt, x, ib.CreateAdd(i, cx)));
-      Value *cy = ib.CreateMul(j, ldy);
-      Value *yv = ib.CreateLoad(elt, ib.CreateGEP(elt, y, ib.CreateAdd(i, cy)));
-      Value *term = ib.CreateFMul(xv, yv);
-      Value *sum = ib.CreateLoad(elt, acc);
-      ib.CreateStore(ib.CreateFAdd(sum, term), acc);
-    });
-  });
-  return b.CreateLoad(elt, acc);
-}
-
 Function *MakeAugment(Function &f, Type *elt) {
   LLVMContext &c = f.getContext();
   Module &m = *f.getParent();
@@ -253,26 +234,13 @@ Function *MakeReverse(Function &f, Type *elt) {
 /// before the primal call (it reads C).
 Function *MakeForward(Function &f, Type *elt) {
   LLVMContext &c = f.getContext();
-  Module &m = *f.getParent();
-  std::string name = "__autodiff_blas_forward_" + f.getName().str();
-  if (Function *have = m.getFunction(name))
+  RuleArgs r;
+  Function *have = nullptr;
+  Function *fwd = NewForwardRule(f, Type::getVoidTy(c), r, have);
+  if (!fwd)
     return have;
-  SmallVector<Type *, 20> params;
-  for (Type *t : f.getFunctionType()->params()) {
-    params.push_back(t);
-    if (!t->isIntegerTy())
-      params.push_back(t);
-  }
-  Function *fwd = Function::Create(
-      FunctionType::get(Type::getVoidTy(c), params, false),
-      GlobalValue::InternalLinkage, name, &m);
   IRBuilder<> b(BasicBlock::Create(c, "entry", fwd));
-  SmallVector<Value *, 14> values, tangents;
-  unsigned pos = 0;
-  for (Type *t : f.getFunctionType()->params()) {
-    values.push_back(fwd->getArg(pos++));
-    tangents.push_back(t->isIntegerTy() ? nullptr : fwd->getArg(pos++));
-  }
+  ArrayRef<Value *> values = r.value, tangents = r.shadow;
   ColGemm g = Canonical(b, values, tangents);
   Value *dalpha = tangents[6], *dbeta = tangents[11];
   // dC = beta dC + dbeta C.

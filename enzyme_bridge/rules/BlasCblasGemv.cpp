@@ -297,26 +297,13 @@ Function *MakeReverse(Function &f, Type *elt) {
 /// before the call (it reads y).
 Function *MakeForward(Function &f, Type *elt) {
   LLVMContext &c = f.getContext();
-  Module &m = *f.getParent();
-  std::string name = "__autodiff_blas_forward_" + f.getName().str();
-  if (Function *have = m.getFunction(name))
+  RuleArgs r;
+  Function *have = nullptr;
+  Function *fwd = NewForwardRule(f, Type::getVoidTy(c), r, have);
+  if (!fwd)
     return have;
-  SmallVector<Type *, 18> params;
-  for (Type *t : f.getFunctionType()->params()) {
-    params.push_back(t);
-    if (!t->isIntegerTy())
-      params.push_back(t);
-  }
-  Function *fwd = Function::Create(
-      FunctionType::get(Type::getVoidTy(c), params, false),
-      GlobalValue::InternalLinkage, name, &m);
   IRBuilder<> b(BasicBlock::Create(c, "entry", fwd));
-  SmallVector<Value *, 12> values, tangents;
-  unsigned pos = 0;
-  for (Type *t : f.getFunctionType()->params()) {
-    values.push_back(fwd->getArg(pos++));
-    tangents.push_back(t->isIntegerTy() ? nullptr : fwd->getArg(pos++));
-  }
+  ArrayRef<Value *> values = r.value, tangents = r.shadow;
   ColGemv g = Canonical(b, f, values, tangents);
   Value *dalpha = g.fortran ? LoadOrZero(b, elt, g.dalpha_ptr) : tangents[4];
   Value *dbeta = g.fortran ? LoadOrZero(b, elt, g.dbeta_ptr) : tangents[9];

@@ -140,25 +140,6 @@ void CallGemm(IRBuilder<> &b, Function &f, const Gemm &op, const GemmCall &g) {
   b.CreateCall(&f, args);
 }
 
-/// Sum over the m x n matrices of x[i + j ldx] * y[i + j ldy].
-Value *MatrixDot(IRBuilder<> &b, Type *elt, Value *x, Value *ldx, Value *y,
-                 Value *ldy, Value *m, Value *n) {
-  AllocaInst *acc = b.CreateAlloca(elt);
-  b.CreateStore(ConstantFP::get(elt, 0.0), acc);
-  EmitLoop(b, n, [&](IRBuilder<> &jb, Value *j) {
-    EmitLoop(jb, m, [&](IRBuilder<> &ib, Value *i) {
-      Value *cx = ib.CreateMul(j, ldx);
-      Value *xv = ib.CreateLoad(elt, ib.CreateGEP(elt, x, ib.CreateAdd(i, cx)));
-      Value *cy = ib.CreateMul(j, ldy);
-      Value *yv = ib.CreateLoad(elt, ib.CreateGEP(elt, y, ib.CreateAdd(i, cy)));
-      Value *term = ib.CreateFMul(xv, yv);
-      Value *sum = ib.CreateLoad(elt, acc);
-      ib.CreateStore(ib.CreateFAdd(sum, term), acc);
-    });
-  });
-  return b.CreateLoad(elt, acc);
-}
-
 /// *p += v.
 void AddInto(IRBuilder<> &b, Type *elt, Value *p, Value *v) {
   Value *old = b.CreateLoad(elt, p);
@@ -344,6 +325,25 @@ Value *LoadOrZero(IRBuilder<> &b, Type *elt, Value *p) {
   phi->addIncoming(ConstantFP::get(elt, 0.0), from);
   phi->addIncoming(v, load);
   return phi;
+}
+
+/// Sum over the m x n matrices of x[i + j ldx] * y[i + j ldy].
+Value *MatrixDot(IRBuilder<> &b, Type *elt, Value *x, Value *ldx, Value *y,
+                 Value *ldy, Value *m, Value *n) {
+  AllocaInst *acc = b.CreateAlloca(elt);
+  b.CreateStore(ConstantFP::get(elt, 0.0), acc);
+  EmitLoop(b, n, [&](IRBuilder<> &jb, Value *j) {
+    EmitLoop(jb, m, [&](IRBuilder<> &ib, Value *i) {
+      Value *cx = ib.CreateMul(j, ldx);
+      Value *xv = ib.CreateLoad(elt, ib.CreateGEP(elt, x, ib.CreateAdd(i, cx)));
+      Value *cy = ib.CreateMul(j, ldy);
+      Value *yv = ib.CreateLoad(elt, ib.CreateGEP(elt, y, ib.CreateAdd(i, cy)));
+      Value *term = ib.CreateFMul(xv, yv);
+      Value *sum = ib.CreateLoad(elt, acc);
+      ib.CreateStore(ib.CreateFAdd(sum, term), acc);
+    });
+  });
+  return b.CreateLoad(elt, acc);
 }
 
 /// A stack slot holding `v`, for BLAS's scalar pointers.

@@ -32,6 +32,20 @@ llvm::Function *NewRule(llvm::Function &f, const char *prefix, llvm::Type *rt,
                         llvm::ArrayRef<llvm::Type *> extra,
                         llvm::Function *&have);
 
+/// A new internal forward rule `__autodiff_blas_forward_` + f's name, in
+/// the registered-derivative convention: each of f's parameters followed
+/// by its tangent (floats and pointers; integers have none), returning
+/// `rt`; null when the module already has it (`have` is set to it then).
+/// `args` gets the rule's values and tangents (null for integers).
+llvm::Function *NewForwardRule(llvm::Function &f, llvm::Type *rt,
+                               RuleArgs &args, llvm::Function *&have);
+
+/// Sum over the m x n matrices of x[i + j ldx] * y[i + j ldy] (column-major
+/// with leading dimensions ldx, ldy).
+llvm::Value *MatrixDot(llvm::IRBuilder<> &b, llvm::Type *elt, llvm::Value *x,
+                       llvm::Value *ldx, llvm::Value *y, llvm::Value *ldy,
+                       llvm::Value *m, llvm::Value *n);
+
 /// Element i of a strided BLAS vector: from the end when inc < 0.
 llvm::Value *Element(llvm::IRBuilder<> &b, llvm::Type *elt, llvm::Value *base,
                      llvm::Value *i, llvm::Value *inc, llvm::Value *n);

@@ -271,27 +271,15 @@ Function *MakeReverse(Function &f, const Level1Kind &k) {
 /// the rule); nrm2, which has no side effects, returns {r, dr}.
 Function *MakeForward(Function &f, const Level1Kind &k) {
   LLVMContext &c = f.getContext();
-  Module &m = *f.getParent();
-  std::string name = "__autodiff_blas_forward_" + f.getName().str();
-  if (Function *have = m.getFunction(name))
-    return have;
   bool nrm2 = k.op == Level1::Nrm2;
-  SmallVector<Type *, 12> params;
-  for (Type *t : f.getFunctionType()->params()) {
-    params.push_back(t);
-    if (!t->isIntegerTy())
-      params.push_back(t);
-  }
   Type *rt = nrm2 ? StructType::get(c, {k.elt, k.elt}) : Type::getVoidTy(c);
-  Function *fwd = Function::Create(FunctionType::get(rt, params, false),
-                                   GlobalValue::InternalLinkage, name, &m);
+  RuleArgs r;
+  Function *have = nullptr;
+  Function *fwd = NewForwardRule(f, rt, r, have);
+  if (!fwd)
+    return have;
   IRBuilder<> b(BasicBlock::Create(c, "entry", fwd));
-  SmallVector<Value *, 6> values, tangents;
-  unsigned pos = 0;
-  for (Type *t : f.getFunctionType()->params()) {
-    values.push_back(fwd->getArg(pos++));
-    tangents.push_back(t->isIntegerTy() ? nullptr : fwd->getArg(pos++));
-  }
+  ArrayRef<Value *> values = r.value, tangents = r.shadow;
   Ops o = Read(b, k, values, tangents);
   Type *elt = k.elt;
   if (nrm2) {

@@ -164,6 +164,29 @@ Function *NewRule(Function &f, const char *prefix, Type *rt,
                           GlobalValue::InternalLinkage, name, &m);
 }
 
+Function *NewForwardRule(Function &f, Type *rt, RuleArgs &args,
+                         Function *&have) {
+  Module &m = *f.getParent();
+  std::string name = "__autodiff_blas_forward_" + f.getName().str();
+  have = m.getFunction(name);
+  if (have)
+    return nullptr;
+  SmallVector<Type *, 20> params;
+  for (Type *t : f.getFunctionType()->params()) {
+    params.push_back(t);
+    if (!t->isIntegerTy())
+      params.push_back(t);
+  }
+  Function *fwd = Function::Create(FunctionType::get(rt, params, false),
+                                   GlobalValue::InternalLinkage, name, &m);
+  unsigned pos = 0;
+  for (Type *t : f.getFunctionType()->params()) {
+    args.value.push_back(fwd->getArg(pos++));
+    args.shadow.push_back(t->isIntegerTy() ? nullptr : fwd->getArg(pos++));
+  }
+  return fwd;
+}
+
 RuleArgs SplitArgs(Function &rule, const Function &f) {
   RuleArgs a;
   unsigned pos = 0;
