@@ -125,6 +125,20 @@ class _Derivative:
         self.cache = {}  # Numba types -> compiled entry
         self.fast = {}  # Python types -> the same entry
         self._njit = None
+        self._dispatcher = None
+
+    @property
+    def jit(self):
+        """Reverse mode: the derivative as a Numba-compiled function (about
+        the cost of an @njit call, callable from @njit code); positional
+        arguments, no `shadows=` (see _fastpath.py)."""
+        if self.mode != "reverse":
+            raise AutodiffError("%s: .jit is for enzyme_reverse" %
+                                self.func.__name__)
+        if self._dispatcher is None:
+            from ._fastpath import make_dispatcher
+            self._dispatcher = make_dispatcher(self)
+        return self._dispatcher
 
     # -- types --------------------------------------------------------------
 

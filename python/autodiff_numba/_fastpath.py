@@ -1,0 +1,79 @@
+"""The derivative as a Numba dispatcher (`derivative.jit`), for reverse mode.
+
+`_Derivative.__call__` is Python: it finds the compiled derivative and calls
+it through ctypes, about 1 us a call. `derivative.jit` is a function
+compiled by Numba (`numba.generated_jit`) that calls the compiled
+derivative's address directly: Numba's own dispatcher picks the
+specialization, so a call costs about what an `@njit` call costs, and it
+can be called from other `@njit` code. It takes the arguments positionally
+and returns what the derivative returns without `shadows=` (active arrays
+get fresh zeroed gradient arrays).
+"""
+import ctypes
+
+
+def _impl_source(plan, count, val_and_grad):
+    """The implementation's source for one argument plan: `fn` is the
+    compiled derivative (arrays as data pointer, shadow, shape; then the
+    scalar results' buffer)."""
+    params = ["a%d" % a.index for a in plan]
+    lines, call, grads = [], [], []
+    for a in plan:
+        name = "a%d" % a.index
+        if not a.array:
+            call.append(name)
+            if a.active:
+                grads.append(None)  # from the buffer, in order
+            continue
+        call.append("%s.ctypes.data" % name)
+        if a.active:
+            lines.append("    d%d = np.zeros_like(%s)" % (a.index, name))
+            call.append("d%d.ctypes.data" % a.index)
+            grads.append("d%d" % a.index)
+        call += ["%s.shape[%d]" % (name, k) for k in range(a.ndim)]
+    lines.append("    out = np.empty(%d)" % max(count, 1))
+    lines.append("    fn(%s)" % ", ".join(call + ["out.ctypes.data"]))
+    slot = 1 if val_and_grad else 0
+    results = []
+    for g in grads:
+        if g is None:
+            results.append("out[%d]" % slot)
+            slot += 1
+        else:
+            results.append(g)
+    grad = results[0] if len(results) == 1 else "(%s,)" % ", ".join(results)
+    value = "out[0]" if val_and_grad else None
+    lines.append("    return %s" % ("(%s, %s)" % (value, grad) if value else grad))
+    return "def impl(%s):\n%s\n" % (", ".join(params), "\n".join(lines))
+
+
+def make_dispatcher(derivative):
+    """A `numba.generated_jit` function for reverse-mode `derivative`."""
+    import numba
+    import numpy as np
+
+    def generate(*types):
+        entry = derivative.cache.get(types)
+        if entry is None:
+            entry = derivative.cache[types] = derivative._compile(types)
+        _, fn, count, plan, _, _ = entry
+        # The same derivative, every pointer (the results' buffer too) as
+        # c_void_p, which Numba passes from an array's `.ctypes.data`.
+        args = []
+        for a in plan:
+            params = a.ctypes_params(with_shadow=a.active and a.array)
+            args += [ctypes.c_void_p if p is ctypes.c_void_p else p
+                     for p in params]
+        address = ctypes.cast(fn, ctypes.c_void_p).value
+        raw = ctypes.CFUNCTYPE(None, *(args + [ctypes.c_void_p]))(address)
+        scope = {"np": np, "fn": raw}
+        exec(_impl_source(plan, count, derivative.val_and_grad), scope)
+        impl = scope["impl"]
+        impl._autodiff_keep = (entry, raw)  # the JIT and the prototype live on
+        return impl
+
+    names = ", ".join("a%d" % k for k in range(len(derivative.params)))
+    scope = {"generate": generate}
+    exec("def generator(%s):\n    return generate(%s)\n" % (names, names),
+         scope)
+    return numba.generated_jit(nopython=True)(scope["generator"])
