@@ -426,6 +426,13 @@ absl::Status ReverseEmitter::visitLoadInst(LoadInst &i) {
                           "placeholder)");
   Value *a = TakeAdjoint(&i);
   Value *shadow = LookupShadow(i.getPointerOperand());
+  // A load of a constant argument's memory that the activity analysis,
+  // which does not tell apart the objects a joined pointer may reach
+  // (`p = c ? x : table`), counts as active: the caller declared the
+  // memory constant, so the adjoint is dropped (stores of active data
+  // into it are a diagnostic, or stopped at run time through the sink).
+  if (!shadow && InConstantArgument(i.getPointerOperand()))
+    return absl::OkStatus();
   if (!shadow)
     return Unsupported(i, "a load of active data through a pointer whose "
                           "shadow is unknown; " +

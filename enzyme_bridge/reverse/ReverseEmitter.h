@@ -171,6 +171,9 @@ private:
   /// The shadow of `p` where pointers are joined (phi, select): the known
   /// one, or the sink for a pointer into a constant argument's memory.
   llvm::Value *JoinedShadow(llvm::Value *p);
+  /// Whether `p` points into the memory of a pointer argument that has no
+  /// shadow (passed as constant): the caller wants no adjoint for it.
+  bool InConstantArgument(llvm::Value *p);
   /// The shadow of an inactive part of an aggregate or vector: the sink
   /// for a pointer, null otherwise.
   llvm::Value *InactivePartShadow(llvm::Type *t);

@@ -136,11 +136,17 @@ Value *ReverseEmitter::JoinedShadow(Value *p) {
   // An argument without a shadow was passed as constant: whatever the
   // analyses say of pointers into it, the caller declared it inactive, so
   // on the paths that bring it the sink takes the adjoints.
-  Value *obj = getUnderlyingObject(p);
-  if (p->getType()->isPointerTy() && isa<Argument>(obj) &&
-      obj->getType()->isPointerTy() && !shadows_.count(obj))
+  if (InConstantArgument(p))
     return SinkShadow();
   return nullptr;
+}
+
+bool ReverseEmitter::InConstantArgument(Value *p) {
+  if (!p->getType()->isPointerTy())
+    return false;
+  Value *obj = getUnderlyingObject(p);
+  return isa<Argument>(obj) && obj->getType()->isPointerTy() &&
+         !shadows_.count(obj);
 }
 
 Value *ReverseEmitter::InactivePartShadow(Type *t) {
