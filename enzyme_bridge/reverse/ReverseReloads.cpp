@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
+#include "enzyme_bridge/reverse/UndoableStores.h"
 #include "enzyme_bridge/rules/Rules.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
@@ -160,10 +161,7 @@ void ReverseEmitter::EraseDeferredFrees() {
   deferred_frees_.clear();
 }
 
-/// Stores that FindReloadableLoads may undo (see the top of this file):
-/// simple, outside loops, into an argument's or a global's memory, and
-/// never followed by a write that may change that memory.
-static SmallPtrSet<Instruction *, 4>
+SmallPtrSet<Instruction *, 4>
 FindUndoableStores(ArrayRef<Instruction *> writes, BatchAAResults &batch,
                    DominatorTree &dt, LoopInfo &li, unsigned &queries) {
   SmallPtrSet<Instruction *, 4> undoable;
@@ -253,6 +251,31 @@ static bool ReadsOwnMemory(const LoadInst &ld, const Function &f,
   });
 }
 
+/// Whether a value computed from `r` (through any chain of instructions)
+/// is used where `w` may have run before: there the reverse sweep, which
+/// recomputes such values from a load read again, has not yet undone `w`.
+/// `w`'s own use (the value it stores) is not such a use: the stores
+/// undone are written again at the very end, after everything was undone.
+static bool UsedAfter(Instruction &r, Instruction &w, DominatorTree &dt,
+                      LoopInfo &li) {
+  constexpr unsigned kMaxUsers = 256;
+  SmallVector<Instruction *, 16> work{&r};
+  SmallPtrSet<Instruction *, 32> seen{&r};
+  while (!work.empty()) {
+    Instruction *v = work.pop_back_val();
+    for (User *u : v->users()) {
+      auto *ui = dyn_cast<Instruction>(u);
+      if (!ui || ui == &w || !seen.insert(ui).second)
+        continue;
+      if (seen.size() > kMaxUsers ||
+          isPotentiallyReachable(&w, ui, nullptr, &dt, &li))
+        return true;
+      work.push_back(ui);
+    }
+  }
+  return false;
+}
+
 void ReverseEmitter::FindReloadableLoads() {
   FindDeferredFrees();
   SmallVector<Instruction *, 32> writes;
@@ -316,22 +339,30 @@ void ReverseEmitter::FindReloadableLoads() {
     }
     clobbers_[r] = clobber;
   }
-  // The undoable stores that a load read again may depend on are undone.
+  // The undoable stores that a load read again may depend on are undone,
+  // unless the load's value is also needed after the store: the reverse
+  // sweep gets there before it puts the old value back, and would read the
+  // new one. Such a load is cached.
   for (Instruction *w : writes) {
     if (!undoable.count(w))
       continue;
-    auto *store = cast<StoreInst>(w);
+    bool logged = false;
     for (Instruction *r : reads) {
       if (clobbers_[r])
         continue;
       auto *ld = dyn_cast<LoadInst>(r);
       ModRefInfo mr = ld ? batch.getModRefInfo(w, MemoryLocation::get(ld))
                          : batch.getModRefInfo(w, cast<CallBase>(r));
-      if (isModSet(mr) &&
-          isPotentiallyReachable(r, w, nullptr, dt_.get(), li_.get())) {
-        LogOverwrite(*store);
-        break;
+      if (!isModSet(mr) ||
+          !isPotentiallyReachable(r, w, nullptr, dt_.get(), li_.get()))
+        continue;
+      if (UsedAfter(*r, *w, *dt_, *li_)) {
+        clobbers_[r] = w;
+        continue;
       }
+      if (!logged)
+        LogOverwrite(*cast<StoreInst>(w));
+      logged = true;
     }
   }
 }
