@@ -156,6 +156,8 @@ private:
   // Preparation (ReverseMode.cpp).
   absl::Status Prepare();
   void PrepareBody();
+  /// The activity of `out_` (and, on a GPU, its thread-private accesses).
+  void ComputeActivity();
   /// Replaces each call through a function pointer that touches active
   /// data by a dispatch over the module's candidate callees; whether any
   /// was replaced (ReverseIndirectCalls.cpp).
@@ -364,6 +366,7 @@ private:
   /// Vector reductions (fadd, fmax, fmin, fmaximum, fminimum); false for
   /// other intrinsics.
   bool VisitReduction(llvm::IntrinsicInst &call);
+  absl::Status VisitMaskedAccess(llvm::IntrinsicInst &call);
   absl::Status CheckNoFloatBits(llvm::Instruction &i, llvm::Value *ptr,
                                 llvm::Type *ty);
   bool Active(const llvm::Value *v) const { return activity_->IsActive(v); }
@@ -378,6 +381,9 @@ private:
   /// sweep (cached for that reason).
   llvm::SmallPtrSet<const llvm::Instruction *, 8> caller_memory_loads_;
   ClonedPrimal cloned_;
+  /// The arguments a run-time overlap check chooses the body's copy by
+  /// (DisjointArguments.cpp); none if the body was not versioned.
+  llvm::SmallVector<llvm::Argument *, 4> versioned_on_;
   bool active_return_ = false;
   /// GPU device code: accesses whose shadow only this thread touches.
   bool gpu_ = false;

@@ -10,6 +10,7 @@
 #include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
+#include "enzyme_bridge/reverse/DisjointArguments.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "enzyme_bridge/rules/BlasRules.h"
 #include "enzyme_bridge/rules/Rules.h"
@@ -178,6 +179,18 @@ absl::Status ReverseEmitter::Prepare() {
     if (round == kDispatchRounds || !DispatchIndirectCalls())
       break;
   }
+  // Loads of one argument that a write through another may change are
+  // read again instead of cached when, at run time, the two do not
+  // overlap (DisjointArguments.cpp). Split halves cache caller memory
+  // anyway; GPU kernels are left as they are.
+  if (!split_ && !gpu_)
+    versioned_on_ =
+        VersionOnDisjointArguments(out_, {*tli_, *ac_, *dt_, *li_, *se_});
+  if (!versioned_on_.empty()) {
+    SimplifyLoops();
+    ComputeAnalyses();
+    ComputeActivity();
+  }
   // A retreating edge that is not a loop's backedge: a jump into the
   // middle of a loop, which has no single header to count iterations at.
   DenseMap<BasicBlock *, unsigned> order;
@@ -287,6 +300,10 @@ void ReverseEmitter::PrepareBody() {
   DefineVectorLanes(out_);
   SimplifyLoops();
   ComputeAnalyses();
+  ComputeActivity();
+}
+
+void ReverseEmitter::ComputeActivity() {
   SmallVector<const Argument *, 8> active(cloned_.active.begin(),
                                           cloned_.active.end());
   activity_.emplace(ActivityInfo::Compute(out_, active, active_return_));

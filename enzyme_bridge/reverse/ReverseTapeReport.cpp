@@ -98,6 +98,15 @@ std::string ReverseEmitter::CacheReason(Instruction &i) {
 
 void ReverseEmitter::PrintTape(raw_ostream &os) {
   os << "tape of " << out_.getName() << " (" << req_.ToString() << ")\n";
+  if (!versioned_on_.empty()) {
+    os << "  versioned on disjoint arguments";
+    for (Argument *a : versioned_on_) {
+      os << " ";
+      a->printAsOperand(os, /*PrintType=*/false);
+    }
+    os << ": the copy of the body taken when they do not overlap reads "
+          "them again\n";
+  }
   const DataLayout &dl = out_.getDataLayout();
   DenseMap<Loop *, SmallVector<Instruction *, 4>> per_loop;
   SmallVector<Instruction *, 8> once;
