@@ -129,6 +129,16 @@ absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
   AllocKind kind = ClassifyAllocation(call);
   if (kind != AllocKind::None)
     return VisitAllocationCall(call, static_cast<int>(kind));
+  if (auto *ii = dyn_cast<IntrinsicInst>(&call))
+    switch (ii->getIntrinsicID()) {
+    case Intrinsic::masked_load:
+    case Intrinsic::masked_gather:
+    case Intrinsic::masked_store:
+    case Intrinsic::masked_scatter:
+      return VisitMaskedAccess(*ii);
+    default:
+      break;
+    }
   if (!TouchesActiveData(call))
     return absl::OkStatus();
   if (std::string why = UnsupportedGpuCall(call); gpu_ && !why.empty())
@@ -174,6 +184,97 @@ absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
                    "address taken: the callee is unknown");
   return Unsupported(call, "a call to `" + callee->getName().str() +
                                "`, which has no body and no derivative rule");
+}
+
+/// Masked and gathered loads and stores (vectorized loops with conditions,
+/// remainders or indirect indices; `__builtin_masked_*`): adjoints move
+/// between the value and the shadow lanes the mask selects, as for a load
+/// (added into the shadow) and a store (taken from the shadow, which is
+/// cleared). Gathers and scatters go lane by lane, each lane under its own
+/// bit of the mask, since lanes may share an address: a gather's lanes all
+/// add there; of a scatter's lanes the last one is what memory kept, so
+/// lanes are visited from the last and a lane's adjoint is cleared once
+/// taken.
+absl::Status ReverseEmitter::VisitMaskedAccess(IntrinsicInst &call) {
+  Intrinsic::ID id = call.getIntrinsicID();
+  bool load = id == Intrinsic::masked_load || id == Intrinsic::masked_gather;
+  bool per_lane =
+      id == Intrinsic::masked_gather || id == Intrinsic::masked_scatter;
+  unsigned ptr_op = load ? 0 : 1;
+  Value *value = load ? &call : call.getArgOperand(0);
+  if (!HoldsFloat(value->getType()) || (load && !Active(&call)))
+    return absl::OkStatus();
+  Value *ptr = call.getArgOperand(ptr_op);
+  Value *shadow = shadows_.count(ptr) || isa<GlobalValue>(ptr)
+                      ? LookupShadow(ptr)
+                      : nullptr;
+  if (!shadow) {
+    if (load && !per_lane && InConstantArgument(ptr)) {
+      TakeAdjoint(&call); // Constant memory: the adjoint is dropped.
+      return absl::OkStatus();
+    }
+    if (!load && !Active(value))
+      return absl::OkStatus();
+    return Unsupported(call, std::string("a masked ") +
+                                 (load ? "load" : "store") +
+                                 " of active data through a pointer whose "
+                                 "shadow is unknown; " +
+                                 NoShadowAdvice(*ptr));
+  }
+  if (gpu_)
+    return Unsupported(call, "a masked or gathered access of active data in "
+                             "a GPU kernel");
+  Value *mask = Lookup(call.getArgOperand(load ? 1 : 2));
+  Align align = call.getParamAlign(ptr_op).valueOrOne();
+  auto *vt = cast<FixedVectorType>(value->getType());
+  Value *zero = Constant::getNullValue(vt);
+  auto *one = FixedVectorType::get(vt->getElementType(), 1);
+  Value *zero_one = Constant::getNullValue(one);
+  // The shadow lane `j` of a gather or scatter under its bit of the mask.
+  auto lane = [&](unsigned j) {
+    Value *bit = rb_.CreateExtractElement(mask, j);
+    Value *bits = rb_.CreateVectorSplat(1, bit);
+    Value *at = rb_.CreateExtractElement(shadow, j);
+    return std::make_pair(at, bits);
+  };
+  if (load) {
+    Value *adj = TakeAdjoint(&call);
+    Value *passthru = call.getArgOperand(2);
+    if (HasAdjoint(passthru)) {
+      Value *kept = rb_.CreateSelect(mask, zero, adj);
+      AddAdjoint(passthru, kept);
+    }
+    if (!per_lane) {
+      Value *old = rb_.CreateMaskedLoad(vt, shadow, align, mask, zero);
+      Value *sum = rb_.CreateFAdd(old, adj);
+      rb_.CreateMaskedStore(sum, shadow, align, mask);
+      return absl::OkStatus();
+    }
+    for (unsigned j = 0; j < vt->getNumElements(); ++j) {
+      auto [at, bits] = lane(j);
+      Value *old = rb_.CreateMaskedLoad(one, at, align, bits, zero_one);
+      Value *part = rb_.CreateExtractElement(adj, j);
+      Value *parts = rb_.CreateVectorSplat(1, part);
+      Value *sum = rb_.CreateFAdd(old, parts);
+      rb_.CreateMaskedStore(sum, at, align, bits);
+    }
+    return absl::OkStatus();
+  }
+  Value *adj = zero;
+  if (!per_lane) {
+    adj = rb_.CreateMaskedLoad(vt, shadow, align, mask, zero);
+    rb_.CreateMaskedStore(zero, shadow, align, mask);
+  } else {
+    for (unsigned j = vt->getNumElements(); j-- > 0;) {
+      auto [at, bits] = lane(j);
+      Value *taken = rb_.CreateMaskedLoad(one, at, align, bits, zero_one);
+      rb_.CreateMaskedStore(zero_one, at, align, bits);
+      Value *part = rb_.CreateExtractElement(taken, uint64_t(0));
+      adj = rb_.CreateInsertElement(adj, part, j);
+    }
+  }
+  AddAdjoint(value, adj);
+  return absl::OkStatus();
 }
 
 bool ReverseEmitter::VisitReduction(IntrinsicInst &call) {

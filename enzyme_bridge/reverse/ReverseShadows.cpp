@@ -499,6 +499,20 @@ absl::Status ReverseEmitter::ShadowPointer(Instruction &i, bool receiver) {
       return absl::OkStatus();
     shadow = fb_.CreateAlignedLoad(load->getType(), sp, load->getAlign(),
                                    i.getName() + "'");
+  } else if (auto *ii = dyn_cast<IntrinsicInst>(&i);
+             ii && (ii->getIntrinsicID() == Intrinsic::masked_load ||
+                    ii->getIntrinsicID() == Intrinsic::masked_gather)) {
+    // Pointers loaded under a mask (a vectorized loop gathering the rows of
+    // a double**): the same access on the shadow memory.
+    Value *sp = KnownShadow(ii->getArgOperand(0));
+    Value *pass = KnownShadow(ii->getArgOperand(2));
+    if (!sp || !pass)
+      return absl::OkStatus(); // Reported where the pointers are used.
+    auto *copy = cast<CallBase>(ii->clone());
+    copy->setArgOperand(0, sp);
+    copy->setArgOperand(2, pass);
+    copy->setName(i.getName() + "'");
+    shadow = fb_.Insert(copy);
   } else if (auto *a = dyn_cast<AllocaInst>(&i)) {
     if (a->getParent() != &out_.getEntryBlock() || !a->isStaticAlloca())
       return Unsupported(i, "a dynamically sized stack allocation that "
