@@ -85,7 +85,12 @@ ClonedPrimal ClonePrimalBody(const DiffRequest &r, Function &out) {
                     rets);
   DropPrimalOnlyAttributes(out, f);
 
-  // A by-value argument is the callee's own copy: so is its shadow.
+  // A by-value argument is the callee's own copy: in forward mode so is
+  // its shadow (tangents written into it stay there). In reverse mode the
+  // shadow is where the caller wants the adjoints: they are added into the
+  // memory the caller passed, as for a pointer.
+  if (r.mode != Mode::Forward)
+    return cloned;
   IRBuilder<> entryB(&*out.getEntryBlock().getFirstInsertionPt());
   for (auto &entry : cloned.shadows) {
     Argument *primal = entry.first;
