@@ -172,6 +172,14 @@ absl::StatusOr<Value *> SplitTape(IRBuilder<> &b, const RequestCall &rc) {
         b.CreateLoad(b.getPtrTy(), rc.tape_buffer, "tape"));
   }
   Value *t = rc.call->getArgOperand(rc.tape_operand);
+  if (isa<ConstantPointerNull>(t) || isa<UndefValue>(t) ||
+      (isa<ConstantInt>(t) && cast<ConstantInt>(t)->isZero()))
+    return ErrorAt(absl::StatusCode::kInvalidArgument, *rc.call,
+                   "the tape passed to __enzyme_reverse is " +
+                       std::string(isa<UndefValue>(t) ? "undefined"
+                                                      : "null") +
+                       ": it must be the pointer __enzyme_augmentfwd "
+                       "returned");
   if (t->getType()->isPointerTy())
     return t;
   if (t->getType()->isIntegerTy(64))
@@ -421,6 +429,15 @@ absl::Status ReplaceRequestCall(const RequestCall &rc, Function &df) {
   return absl::OkStatus();
 }
 
+/// Whether `name` is one of the entry points a request calls.
+bool IsRequestEntryPoint(StringRef name) {
+  return name.contains("__enzyme_fwddiff") ||
+         name.contains("__enzyme_autodiff") ||
+         name.contains("__enzyme_augmentfwd") ||
+         name.contains("__enzyme_augmentsize") ||
+         name.contains("__enzyme_reverse");
+}
+
 /// Removes request declarations, dead loads of marker globals, and unused
 /// marker globals.
 void CleanUp(Module &m) {
@@ -439,11 +456,7 @@ void CleanUp(Module &m) {
       dead.push_back(&gv);
   for (Function &f : m)
     if (f.isDeclaration() && f.use_empty() &&
-        (f.getName().contains("__enzyme_fwddiff") ||
-         f.getName().contains("__enzyme_autodiff") ||
-         f.getName().contains("__enzyme_augmentfwd") ||
-         f.getName().contains("__enzyme_augmentsize") ||
-         f.getName().contains("__enzyme_reverse")))
+        IsRequestEntryPoint(f.getName()))
       dead.push_back(&f);
   for (GlobalValue *g : dead)
     g->eraseFromParent();
@@ -629,6 +642,44 @@ absl::Status RejectUnsupportedEntryPoints(Module &m) {
   return JoinProblems(problems);
 }
 
+/// A request is a direct call of its entry point. An entry point whose
+/// address is used otherwise (stored, passed, called through a volatile
+/// or run-time function pointer) cannot be differentiated: a diagnostic,
+/// rather than a call left in the module and a link error later.
+absl::Status RejectIndirectRequests(Module &m) {
+  std::vector<absl::Status> problems;
+  for (Function &f : m) {
+    if (!f.isDeclaration() || !IsRequestEntryPoint(f.getName()))
+      continue;
+    std::string why = "the address of `" + f.getName().str() +
+                      "` is used other than as the callee of a call: a "
+                      "request must call it directly (a call through a "
+                      "function pointer, volatile or chosen at run time, "
+                      "cannot be differentiated)";
+    SmallVector<User *, 8> work(f.users());
+    SmallPtrSet<User *, 8> seen;
+    while (!work.empty()) {
+      User *u = work.pop_back_val();
+      if (!seen.insert(u).second)
+        continue;
+      if (auto *cb = dyn_cast<CallBase>(u);
+          cb && cb->getCalledOperand()->stripPointerCasts() == &f)
+        continue;
+      if (auto *i = dyn_cast<Instruction>(u)) {
+        problems.push_back(
+            ErrorAt(absl::StatusCode::kInvalidArgument, *i, why));
+      } else if (auto *g = dyn_cast<GlobalVariable>(u)) {
+        problems.push_back(absl::InvalidArgumentError(
+            "in the initializer of global `" + g->getName().str() +
+            "`: " + why));
+      } else {
+        work.append(u->user_begin(), u->user_end());
+      }
+    }
+  }
+  return JoinProblems(problems);
+}
+
 } // namespace
 
 absl::StatusOr<FastMathFlags> ParseFastMathFlags(std::string_view spec) {
@@ -667,6 +718,7 @@ absl::StatusOr<FastMathFlags> ParseFastMathFlags(std::string_view spec) {
 
 absl::Status DifferentiateModule(Module &m, const BridgeOptions &opts) {
   AD_RETURN_IF_ERROR(RejectUnsupportedEntryPoints(m));
+  AD_RETURN_IF_ERROR(RejectIndirectRequests(m));
   RegisterSharedMemoryShadows(m);
   AD_RETURN_IF_ERROR(ApplyShadowRegistrations(m));
   // clang -O0 marks every function `noinline` (see DerivativeCache). In

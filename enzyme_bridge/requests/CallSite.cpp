@@ -290,21 +290,36 @@ absl::Status ReadSplitTail(Reader &r, RequestCall &rc) {
 
 /// `__enzyme_augmentsize(f, markers...)`: the activities only.
 absl::Status ReadSizeQuery(Reader &r, RequestCall &rc) {
+  unsigned activities = 0;
   while (!r.AtEnd()) {
     Value *v = r.Next();
     std::optional<std::string> marker = MarkerName(v);
-    if (!marker || ClassifyMarker(*marker) == MarkerKind::Unknown)
+    MarkerKind kind =
+        marker ? ClassifyMarker(*marker) : MarkerKind::Unknown;
+    if (kind == MarkerKind::Unknown)
       return r.Error("__enzyme_augmentsize takes the function and its "
                      "activity markers only (enzyme_dup, enzyme_const, ...); "
                      "found `" + ValueToString(*v) + "`");
+    activities += kind == MarkerKind::Const || kind == MarkerKind::Dup ||
+                  kind == MarkerKind::DupNoNeed || kind == MarkerKind::Out;
   }
-  (void)rc;
+  unsigned nparams = rc.request.fn->arg_size();
+  if (activities != nparams)
+    return r.Error("__enzyme_augmentsize of `" +
+                   rc.request.fn->getName().str() + "` gives " +
+                   std::to_string(activities) + " activit" +
+                   (activities == 1 ? "y" : "ies") + " for " +
+                   std::to_string(nparams) + " parameter" +
+                   (nparams == 1 ? "" : "s") +
+                   " (one marker per parameter, as __enzyme_augmentfwd "
+                   "takes them)");
   return absl::OkStatus();
 }
 
 /// What the option markers before the arguments set.
 struct MarkerOptions {
   unsigned width = 1;
+  bool width_given = false;
   bool const_return = false, no_return = false;
 };
 
@@ -322,13 +337,18 @@ absl::StatusOr<bool> ReadOptionMarker(Reader &r, MarkerKind kind,
   case MarkerKind::Width: {
     if (r.AtEnd())
       return r.Error("enzyme_width must be followed by a constant width");
+    // Compared as the constant's own bit width: an i128 of 2^64 + 2 is
+    // no width 2.
     auto *ci = dyn_cast<ConstantInt>(r.Next());
-    if (!ci || ci->isZero() || ci->getZExtValue() > 64)
+    if (!ci || ci->isZero() || ci->getValue().ugt(64))
       return r.Error(
           "enzyme_width must be followed by a constant between 1 and 64");
     if (seenParam)
       return r.Error("enzyme_width must come before the arguments");
+    if (o.width_given)
+      return r.Error("enzyme_width is given twice");
     o.width = static_cast<unsigned>(ci->getZExtValue());
+    o.width_given = true;
     return true;
   }
   case MarkerKind::PrimalReturn:
@@ -341,8 +361,19 @@ absl::StatusOr<bool> ReadOptionMarker(Reader &r, MarkerKind kind,
     o.no_return = true;
     return true;
   case MarkerKind::Seed:
+    if (rc.request.mode != Mode::Reverse)
+      return r.Error("enzyme_seed (the seed of the differential return) is "
+                     "only valid with __enzyme_autodiff; " +
+                     std::string(rc.request.mode == Mode::Forward
+                                     ? "forward mode seeds the inputs' "
+                                       "tangents"
+                                     : "__enzyme_reverse takes the "
+                                       "differential return after the "
+                                       "arguments"));
     if (r.AtEnd())
       return r.Error("enzyme_seed must be followed by the seed value");
+    if (rc.seed)
+      return r.Error("enzyme_seed is given twice");
     rc.seed = r.Next();
     return true;
   case MarkerKind::Allocated:
