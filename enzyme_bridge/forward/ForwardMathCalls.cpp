@@ -147,15 +147,29 @@ bool ForwardEmitter::VisitComplexCall(CallBase &call, StringRef name) {
   bool isSin = base == "csin", isCos = base == "ccos";
   if (!isMul && !isDiv && !isExp && !isLog && !isSqrt && !isSin && !isCos)
     return false;
-  unsigned nargs = (isMul || isDiv) ? 4 : 2;
-  auto *rt = dyn_cast<StructType>(call.getType());
-  if (call.arg_size() != nargs || !rt || rt->getNumElements() != 2 ||
-      !rt->getElementType(0)->isFloatingPointTy())
+  // A complex value as the C ABI passes it: `{fp, fp}`, or `<2 x float>`
+  // (two floats in one register on x86-64), as the result and, for the
+  // one-operand functions, as the operand (`packed`).
+  Type *rt = call.getType();
+  Type *fp = nullptr;
+  if (auto *st = dyn_cast<StructType>(rt);
+      st && st->getNumElements() == 2 && st->getElementType(1) == st->getElementType(0))
+    fp = st->getElementType(0);
+  if (auto *vt = dyn_cast<FixedVectorType>(rt); vt && vt->getNumElements() == 2)
+    fp = vt->getElementType();
+  if (!fp || !fp->isFloatingPointTy())
     return false;
-  Type *fp = rt->getElementType(0);
+  unsigned operands = (isMul || isDiv) ? 2 : 1;
+  bool packed = call.arg_size() == operands;
+  if (!packed && call.arg_size() != 2 * operands)
+    return false;
   for (Value *a : call.args())
-    if (a->getType() != fp)
+    if (a->getType() != (packed ? rt : fp))
       return false;
+  auto part = [&](Value *v, unsigned i) -> Value * {
+    return isa<StructType>(v->getType()) ? b_.CreateExtractValue(v, {i})
+                                         : b_.CreateExtractElement(v, i);
+  };
   // Complex arithmetic on (re, im) pairs.
   using C = std::pair<Value *, Value *>;
   // Each product is named before its sum: argument evaluation order is
@@ -182,16 +196,29 @@ bool ForwardEmitter::VisitComplexCall(CallBase &call, StringRef name) {
   auto Add = [&](C x, C y) -> C {
     return {b_.CreateFAdd(x.first, y.first), b_.CreateFAdd(x.second, y.second)};
   };
-  C z = {call.getArgOperand(0), call.getArgOperand(1)};
-  C r = {b_.CreateExtractValue(&call, {0}), b_.CreateExtractValue(&call, {1})};
+  // Complex operand `k` (z is 0, w is 1), or its tangent in lane `lane`.
+  auto operand = [&](unsigned k, int lane) -> C {
+    auto value = [&](Value *v) { return lane < 0 ? v : TOrZero(v, lane); };
+    if (packed) {
+      Value *v = value(call.getArgOperand(k));
+      Value *re = part(v, 0);
+      Value *im = part(v, 1);
+      return {re, im};
+    }
+    return {value(call.getArgOperand(2 * k)),
+            value(call.getArgOperand(2 * k + 1))};
+  };
+  C z = operand(0, -1);
+  Value *rre = part(&call, 0);
+  Value *rim = part(&call, 1);
+  C r = {rre, rim};
   Lanes lanes;
   for (unsigned k = 0; k < width_; ++k) {
-    C dz = {TOrZero(call.getArgOperand(0), k), TOrZero(call.getArgOperand(1), k)};
+    C dz = operand(0, k);
     C t;
     if (isMul || isDiv) {
-      C w = {call.getArgOperand(2), call.getArgOperand(3)};
-      C dw = {TOrZero(call.getArgOperand(2), k),
-              TOrZero(call.getArgOperand(3), k)};
+      C w = operand(1, -1);
+      C dw = operand(1, k);
       if (isMul) { // (z w)' = z' w + z w'
         C dzw = Mul(dz, w);
         C zdw = Mul(z, dw);
@@ -224,8 +251,13 @@ bool ForwardEmitter::VisitComplexCall(CallBase &call, StringRef name) {
       t = Div(dz, {b_.CreateFMul(two, r.first), b_.CreateFMul(two, r.second)});
     }
     Value *agg = PoisonValue::get(rt);
-    agg = b_.CreateInsertValue(agg, t.first, {0});
-    agg = b_.CreateInsertValue(agg, t.second, {1});
+    if (isa<StructType>(rt)) {
+      agg = b_.CreateInsertValue(agg, t.first, {0});
+      agg = b_.CreateInsertValue(agg, t.second, {1});
+    } else {
+      agg = b_.CreateInsertElement(agg, t.first, uint64_t(0));
+      agg = b_.CreateInsertElement(agg, t.second, 1);
+    }
     lanes.push_back(agg);
   }
   SetT(&call, lanes);

@@ -168,6 +168,9 @@ absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
     return absl::OkStatus();
   if (callee && callee->isDeclaration() && IsSincos(*callee))
     return VisitSincos(call);
+  if (callee && callee->isDeclaration() &&
+      VisitComplexCall(call, callee->getName()))
+    return absl::OkStatus();
   if (callee && !callee->isDeclaration())
     return VisitModuleCall(call, *callee);
   if (call.isInlineAsm())

@@ -367,6 +367,9 @@ private:
   /// other intrinsics.
   bool VisitReduction(llvm::IntrinsicInst &call);
   absl::Status VisitMaskedAccess(llvm::IntrinsicInst &call);
+  /// C99 complex helpers (__muldc3, __divdc3, cexp, ...): false when
+  /// `name` is none of them (ReverseComplexCalls.cpp).
+  bool VisitComplexCall(llvm::CallBase &call, llvm::StringRef name);
   absl::Status CheckNoFloatBits(llvm::Instruction &i, llvm::Value *ptr,
                                 llvm::Type *ty);
   bool Active(const llvm::Value *v) const { return activity_->IsActive(v); }
