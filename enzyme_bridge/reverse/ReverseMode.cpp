@@ -265,6 +265,66 @@ static void ScalarReplaceSlots(Function &f) {
   fpm.run(f, fam);
 }
 
+/// Whether values of type `t` may hold active data or its addresses.
+static bool MayHoldActive(Type *t) {
+  if (t->isFPOrFPVectorTy() || t->isPtrOrPtrVectorTy())
+    return true;
+  if (auto *st = dyn_cast<StructType>(t))
+    return any_of(st->elements(), MayHoldActive);
+  if (auto *at = dyn_cast<ArrayType>(t))
+    return MayHoldActive(at->getElementType());
+  return false;
+}
+
+/// Stack arrays sized at run time (C99 variable-length arrays, `alloca(n)`)
+/// outside loops, of floats, pointers or bytes, whose block dominates every
+/// return: each becomes a heap allocation freed before the returns, a
+/// temporary like any malloc'd one (its shadow is allocated and zeroed,
+/// its free moves to the reverse sweep, which still reads it). Inside
+/// loops they stay on the stack and reverse mode refuses them.
+static void MoveDynamicAllocasToHeap(Function &f) {
+  DominatorTree dt(f);
+  LoopInfo li(dt);
+  SmallVector<ReturnInst *, 4> rets;
+  for (BasicBlock &bb : f)
+    if (auto *ret = dyn_cast<ReturnInst>(bb.getTerminator()))
+      rets.push_back(ret);
+  SmallVector<AllocaInst *, 4> dynamic;
+  for (BasicBlock &bb : f)
+    for (Instruction &i : bb)
+      if (auto *a = dyn_cast<AllocaInst>(&i))
+        if (!a->isStaticAlloca() && !li.getLoopFor(&bb) &&
+            a->getAlign() <= Align(16) &&
+            (MayHoldActive(a->getAllocatedType()) ||
+             a->getAllocatedType()->isIntegerTy(8)) && // alloca(bytes)
+            all_of(rets, [&](ReturnInst *r) {
+              return dt.dominates(&bb, r->getParent());
+            }))
+          dynamic.push_back(a);
+  if (dynamic.empty())
+    return;
+  Module &m = *f.getParent();
+  const DataLayout &dl = m.getDataLayout();
+  IRBuilder<> b(f.getContext());
+  FunctionCallee malloc_fn =
+      m.getOrInsertFunction("malloc", b.getPtrTy(), b.getInt64Ty());
+  FunctionCallee free_fn =
+      m.getOrInsertFunction("free", b.getVoidTy(), b.getPtrTy());
+  for (AllocaInst *a : dynamic) {
+    b.SetInsertPoint(a);
+    Value *count = b.CreateZExtOrTrunc(a->getArraySize(), b.getInt64Ty());
+    Value *each = b.getInt64(dl.getTypeAllocSize(a->getAllocatedType()));
+    Value *bytes = b.CreateMul(count, each, a->getName() + ".bytes");
+    CallInst *heap = b.CreateCall(malloc_fn, {bytes}, a->getName());
+    a->replaceAllUsesWith(heap);
+    a->eraseFromParent();
+    for (ReturnInst *r : rets) {
+      b.SetInsertPoint(r);
+      b.CreateCall(free_fn, {heap});
+    }
+  }
+}
+
 /// Inlining, promotion of stack slots, loops in simplified and LCSSA form,
 /// then the analyses and activity of the result.
 void ReverseEmitter::PrepareBody() {
@@ -297,6 +357,8 @@ void ReverseEmitter::PrepareBody() {
   // rustc -O0's `[8 x i8]` allocas read and written as i64 or double), so
   // they need no shadow, tape or type analysis.
   ScalarReplaceSlots(out_);
+  if (!IsGpuModule(*out_.getParent()))
+    MoveDynamicAllocasToHeap(out_);
   DefineVectorLanes(out_);
   SimplifyLoops();
   ComputeAnalyses();
