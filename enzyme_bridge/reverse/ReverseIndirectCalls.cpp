@@ -55,13 +55,24 @@ SmallVector<Function *, 4> Candidates(Module &m, FunctionType *type) {
   return found;
 }
 
-/// Replaces `call` by `if (fp == c1) c1(args) else if ... else trap`.
-void Dispatch(CallInst &call, ArrayRef<Function *> candidates) {
+/// Replaces `call` by `if (fp == c1) c1(args) else if ... else trap`. An
+/// `invoke` (a virtual call or a std::function call while an object with
+/// a destructor is alive) becomes invokes of the candidates, all unwinding
+/// to its landing pad.
+void Dispatch(CallBase &call, ArrayRef<Function *> candidates) {
   Function &fn = *call.getFunction();
   LLVMContext &c = fn.getContext();
   BasicBlock *head = call.getParent();
-  BasicBlock *join = head->splitBasicBlock(call.getIterator(), "fptr.join");
-  head->getTerminator()->eraseFromParent();
+  auto *invoke = dyn_cast<InvokeInst>(&call);
+  BasicBlock *join;
+  if (invoke) {
+    join = BasicBlock::Create(c, "fptr.join", &fn, invoke->getNormalDest());
+    BranchInst::Create(invoke->getNormalDest(), join);
+    invoke->getNormalDest()->replacePhiUsesWith(head, join);
+  } else {
+    join = head->splitBasicBlock(call.getIterator(), "fptr.join");
+    head->getTerminator()->eraseFromParent();
+  }
   BasicBlock *unknown = BasicBlock::Create(c, "fptr.unknown", &fn);
   IRBuilder<> ub(unknown);
   ub.CreateCall(Intrinsic::getOrInsertDeclaration(fn.getParent(),
@@ -72,25 +83,42 @@ void Dispatch(CallInst &call, ArrayRef<Function *> candidates) {
     result = PHINode::Create(call.getType(), candidates.size(), "fptr.result",
                              join->begin());
   SmallVector<Value *, 8> args(call.args());
+  SmallVector<BasicBlock *, 4> targets;
   BasicBlock *test = head;
+  Instruction *old_terminator = invoke ? invoke : nullptr;
   for (Function *cand : candidates) {
     BasicBlock *target =
         BasicBlock::Create(c, "fptr." + cand->getName(), &fn, unknown);
     BasicBlock *next = BasicBlock::Create(c, "fptr.next", &fn, unknown);
     IRBuilder<> tb(test);
-    tb.CreateCondBr(tb.CreateICmpEQ(call.getCalledOperand(), cand), target,
-                    next);
+    if (test == head && old_terminator)
+      tb.SetInsertPoint(old_terminator);
+    Value *same = tb.CreateICmpEQ(call.getCalledOperand(), cand);
+    tb.CreateCondBr(same, target, next);
     IRBuilder<> cb(target);
-    CallInst *direct = cb.CreateCall(cand, args);
+    CallBase *direct;
+    if (invoke) {
+      direct = cb.CreateInvoke(cand, join, invoke->getUnwindDest(), args);
+    } else {
+      direct = cb.CreateCall(cand, args);
+      cb.CreateBr(join);
+    }
     direct->setDebugLoc(call.getDebugLoc());
     direct->setCallingConv(cand->getCallingConv());
     direct->setAttributes(call.getAttributes());
-    cb.CreateBr(join);
     if (result)
       result->addIncoming(direct, target);
+    targets.push_back(target);
     test = next;
   }
   IRBuilder<>(test).CreateBr(unknown);
+  if (invoke)
+    for (PHINode &phi : invoke->getUnwindDest()->phis()) {
+      Value *in = phi.getIncomingValueForBlock(head);
+      phi.removeIncomingValue(head, /*DeletePHIIfEmpty=*/false);
+      for (BasicBlock *target : targets)
+        phi.addIncoming(in, target);
+    }
   if (result) {
     result->takeName(&call);
     call.replaceAllUsesWith(result);
@@ -101,11 +129,12 @@ void Dispatch(CallInst &call, ArrayRef<Function *> candidates) {
 } // namespace
 
 bool ReverseEmitter::DispatchIndirectCalls() {
-  SmallVector<CallInst *, 4> calls;
+  SmallVector<CallBase *, 4> calls;
   for (BasicBlock &bb : out_)
     for (Instruction &i : bb) {
-      auto *call = dyn_cast<CallInst>(&i);
-      if (!call || call->isInlineAsm() || CalledFunction(*call))
+      auto *call = dyn_cast<CallBase>(&i);
+      if (!call || (!isa<CallInst>(call) && !isa<InvokeInst>(call)) ||
+          call->isInlineAsm() || CalledFunction(*call))
         continue;
       bool touches = Active(call);
       for (Value *arg : call->args())
@@ -116,7 +145,7 @@ bool ReverseEmitter::DispatchIndirectCalls() {
         calls.push_back(call);
     }
   bool changed = false;
-  for (CallInst *call : calls) {
+  for (CallBase *call : calls) {
     SmallVector<Function *, 4> candidates =
         Candidates(*out_.getParent(), call->getFunctionType());
     if (candidates.empty())
