@@ -11,6 +11,7 @@
 #include "enzyme_bridge/Bridge.h"
 
 #include "enzyme_bridge/requests/CallSite.h"
+#include "enzyme_bridge/requests/JoinedRequests.h"
 #include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/GpuKernels.h"
@@ -718,6 +719,7 @@ absl::StatusOr<FastMathFlags> ParseFastMathFlags(std::string_view spec) {
 
 absl::Status DifferentiateModule(Module &m, const BridgeOptions &opts) {
   AD_RETURN_IF_ERROR(RejectUnsupportedEntryPoints(m));
+  SplitJoinedRequests(m);
   AD_RETURN_IF_ERROR(RejectIndirectRequests(m));
   RegisterSharedMemoryShadows(m);
   AD_RETURN_IF_ERROR(ApplyShadowRegistrations(m));
