@@ -364,6 +364,20 @@ absl::Status ReverseEmitter::EmitTransferAdjoint(
     types_.emplace(TypeInfo::Compute(out_));
   MemoryTypes mt = types_->TypesAt(primal_src);
   mt.at.merge(types_->TypesAt(primal_dst).at);
+  // Facts about bytes the copy does not touch (before the pointers, as
+  // std::vector's code knows of its buffer's neighbours, or past a fixed
+  // length: the int after a struct's array of doubles) do not decide how
+  // it moves adjoints, when there are facts about the bytes it copies.
+  MemoryTypes inside = mt;
+  for (auto it = inside.at.begin(); it != inside.at.end();) {
+    int64_t offset = it->first;
+    bool outside = offset < -1 ||
+                   (fixed_bytes && offset >= 0 &&
+                    uint64_t(offset) >= fixed_bytes->getZExtValue());
+    it = outside ? inside.at.erase(it) : std::next(it);
+  }
+  if (!inside.Empty())
+    mt = inside;
   Type *elem = nullptr;
   bool mixed = false, unknown = mt.Empty();
   for (auto &[offset, t] : mt.at) {

@@ -44,8 +44,20 @@ std::string PointerOrigin(Value *ptr) {
            "scratch shadow whose contents are ignored)";
   auto *call = dyn_cast<CallBase>(getUnderlyingObject(ptr));
   Function *callee = call ? CalledFunction(*call) : nullptr;
-  if (!callee || !callee->isDeclaration())
-    return "";
+  if (!callee || !callee->isDeclaration()) {
+    // Name the value at least, so the user can find it.
+    std::string text;
+    raw_string_ostream os(text);
+    ptr->printAsOperand(os, /*PrintType=*/false);
+    if (auto *i = dyn_cast<Instruction>(getUnderlyingObject(ptr)); i && i != ptr) {
+      os << ", computed from ";
+      i->printAsOperand(os, /*PrintType=*/false);
+      os << " (`" << i->getOpcodeName() << "`)";
+    } else if (auto *i = dyn_cast<Instruction>(ptr)) {
+      os << " (`" << i->getOpcodeName() << "`)";
+    }
+    return "; the value without a shadow is " + text;
+  }
   return "; the pointer comes from a call to `" + callee->getName().str() +
          "`, which has no body and no derivative rule, so its shadow cannot "
          "be made (give its definition to the module, or register a custom "
@@ -137,6 +149,14 @@ Value *ReverseEmitter::JoinedShadow(Value *p) {
   // analyses say of pointers into it, the caller declared it inactive, so
   // on the paths that bring it the sink takes the adjoints.
   if (InConstantArgument(p))
+    return SinkShadow();
+  // A pointer the activity analysis finds inactive (it reaches no active
+  // memory: a buffer std::vector has not filled yet, on one path into a
+  // phi with its filled one): the sink takes the adjoints of loads through
+  // it on the paths that bring it, and stores of active data through it
+  // stop the program, as for constant memory.
+  if (auto *i = dyn_cast<Instruction>(p);
+      i && i->getType()->isPointerTy() && !Active(i))
     return SinkShadow();
   return nullptr;
 }
