@@ -463,6 +463,50 @@ void CleanUp(Module &m) {
     g->eraseFromParent();
 }
 
+/// A tape passed to `__enzyme_reverse` that is visibly the result of an
+/// `__enzyme_augmentfwd` call (its value, or the tape field of its result)
+/// must come from the same function with the same activities: the tape's
+/// layout is the augmented half's. (A tape kept in memory between the two
+/// calls cannot be followed.)
+void CheckTapeOrigins(ArrayRef<RequestCall> parsed,
+                      std::vector<absl::Status> &errors) {
+  DenseMap<const Value *, const RequestCall *> augments;
+  for (const RequestCall &rc : parsed)
+    if (rc.request.mode == Mode::Augmented && !rc.size_query)
+      augments[rc.call] = &rc;
+  for (const RequestCall &rc : parsed) {
+    if (rc.request.mode != Mode::SplitReverse || rc.tape_buffer)
+      continue;
+    const Value *t = rc.call->getArgOperand(rc.tape_operand);
+    t = t->stripPointerCasts();
+    if (const auto *ev = dyn_cast<ExtractValueInst>(t);
+        ev && ev->getNumIndices() == 1 && ev->getIndices()[0] == 0)
+      t = ev->getAggregateOperand();
+    const RequestCall *aug = augments.lookup(t);
+    if (!aug)
+      continue;
+    if (aug->request.fn != rc.request.fn)
+      errors.push_back(ErrorAt(
+          absl::StatusCode::kInvalidArgument, *rc.call,
+          "the tape passed to __enzyme_reverse of `" +
+              rc.request.fn->getName().str() +
+              "` comes from __enzyme_augmentfwd of `" +
+              aug->request.fn->getName().str() +
+              "`: a tape is only valid for the function it was made for"));
+    else if (aug->request.args != rc.request.args ||
+             aug->request.width != rc.request.width)
+      errors.push_back(ErrorAt(
+          absl::StatusCode::kInvalidArgument, *rc.call,
+          "the tape passed to __enzyme_reverse of `" +
+              rc.request.fn->getName().str() +
+              "` was made by __enzyme_augmentfwd with other activities "
+              "(augmented " +
+              aug->request.ToString() + ", reversed " +
+              rc.request.ToString() +
+              "): both calls must pass the same markers"));
+  }
+}
+
 /// Differentiates one batch of request calls with one cache.
 absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
                                 const BridgeOptions &opts, bool nested,
@@ -477,6 +521,7 @@ absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
     }
     parsed.push_back(*rc);
   }
+  CheckTapeOrigins(parsed, errors);
 
   DerivativeCache cache(m);
   cache.set_tape_log(opts.tape_log);
