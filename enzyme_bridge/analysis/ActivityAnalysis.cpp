@@ -234,7 +234,9 @@ public:
 
   /// Marks the objects `ptr` may point into as holding active data.
   void VaryMemory(const Value *ptr) {
-    if (!memory_.insert(ptr).second)
+    // Memory the user declared inactive (__enzyme_inactive_global) never
+    // holds active data, whatever is stored there.
+    if (InInactiveGlobal(ptr) || !memory_.insert(ptr).second)
       return;
     SmallVector<const Value *, 4> objs;
     getUnderlyingObjects(ptr, objs);

@@ -2,13 +2,13 @@
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
 
 using namespace llvm;
@@ -87,6 +87,34 @@ static bool IsListedInactive(const Function &f) {
         return true;
   }
   return false;
+}
+
+/// Whether `g` is listed in a `__enzyme_inactive_global` registration.
+static bool IsListedInactiveGlobal(const GlobalVariable &g) {
+  const Module *m = g.getParent();
+  if (!m)
+    return false;
+  for (const GlobalVariable &gv : m->globals()) {
+    if (!gv.getName().starts_with("__enzyme_inactive_global") ||
+        !gv.hasInitializer())
+      continue;
+    const Constant *init = gv.getInitializer();
+    if (init->stripPointerCasts() == &g)
+      return true;
+    for (const Use &op : init->operands())
+      if (cast<Constant>(op.get())->stripPointerCasts() == &g)
+        return true;
+  }
+  return false;
+}
+
+bool InInactiveGlobal(const Value *ptr) {
+  SmallVector<const Value *, 4> objs;
+  getUnderlyingObjects(ptr, objs);
+  return !objs.empty() && all_of(objs, [](const Value *o) {
+    const auto *g = dyn_cast<GlobalVariable>(o);
+    return g && IsListedInactiveGlobal(*g);
+  });
 }
 
 Function *RegisteredForwardRule(const Function &f) {

@@ -16,6 +16,7 @@
 namespace llvm {
 class CallBase;
 class Function;
+class Value;
 } // namespace llvm
 
 namespace autodiff {
@@ -26,6 +27,12 @@ namespace autodiff {
 /// attribute or listed in `__enzyme_inactivefn` globals. Its side effects
 /// still happen once per primal call.
 bool IsInactiveCall(const llvm::CallBase &call);
+
+/// Whether every object `ptr` may point into is a global listed in a
+/// `void *__enzyme_inactive_global[] = {&g, ...}` registration: data the
+/// user declared inactive (a trace or log buffer). Active values stored
+/// there carry no derivative.
+bool InInactiveGlobal(const llvm::Value *ptr);
 
 enum class AllocKind {
   None,

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/forward/ForwardEmitter.h"
 
 #include "llvm/IR/Instructions.h"
@@ -57,7 +58,8 @@ absl::Status ForwardEmitter::visitStoreInst(StoreInst &i) {
   Value *val = i.getValueOperand();
   Value *ptr = i.getPointerOperand();
   if (!HasT(ptr)) {
-    if (LosesTangent(val))
+    // Memory declared inactive (__enzyme_inactive_global) keeps no tangent.
+    if (LosesTangent(val) && !InInactiveGlobal(ptr))
       return NoShadowForStore(i, *ptr);
     return absl::OkStatus();
   }

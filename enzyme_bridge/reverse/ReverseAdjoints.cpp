@@ -454,7 +454,9 @@ absl::Status ReverseEmitter::visitStoreInst(StoreInst &i) {
                       ? LookupShadow(ptr)
                       : nullptr;
   if (!shadow) {
-    if (Active(v))
+    // Into memory declared inactive (__enzyme_inactive_global): the
+    // stored value's derivative goes nowhere.
+    if (Active(v) && !InInactiveGlobal(ptr))
       return ErrorAt(absl::StatusCode::kUnimplemented, i,
                      "storing an active value into memory whose shadow is "
                      "unknown; " + NoShadowAdvice(*ptr));
