@@ -48,9 +48,15 @@ std::string StringOf(llvm::Value *v) {
 bool IsAutodiffAnnotation(const std::string &text) {
   absl::string_view t = absl::StripLeadingAsciiWhitespace(text);
   // Any continuation counts (a space before `(`, a typo): the parser then
-  // accepts it or says what is wrong, instead of ignoring it silently.
-  return absl::StartsWith(t, "autodiff_forward") ||
-         absl::StartsWith(t, "autodiff_reverse");
+  // accepts it or says what is wrong, instead of ignoring it silently. So
+  // does any other spelling of a mode with an argument list
+  // (`autodiff_fwd(...)`, `AUTODIFF_FORWARD(...)`, `autodiff(...)`): the
+  // parser names the modes it knows.
+  if (absl::StartsWith(t, "autodiff_forward") ||
+      absl::StartsWith(t, "autodiff_reverse"))
+    return true;
+  return absl::StartsWithIgnoreCase(t, "autodiff") &&
+         t.find('(') != absl::string_view::npos;
 }
 
 /// Drops globals only the removed annotation entries referred to.
