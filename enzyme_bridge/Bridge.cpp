@@ -768,6 +768,7 @@ absl::Status DifferentiateModule(Module &m, const BridgeOptions &opts) {
   AD_RETURN_IF_ERROR(RejectIndirectRequests(m));
   RegisterSharedMemoryShadows(m);
   AD_RETURN_IF_ERROR(ApplyShadowRegistrations(m));
+  AD_RETURN_IF_ERROR(CheckRuleRegistrations(m));
   // clang -O0 marks every function `noinline` (see DerivativeCache). In
   // GPU device code a call kept as a call would take its tape from the
   // device heap, which is slow and contended: noinline callees are

@@ -1,11 +1,14 @@
 //===- enzyme_bridge/Registrations.cpp - C-level registration globals -----===//
 #include "enzyme_bridge/requests/Registrations.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 #include <vector>
@@ -72,7 +75,90 @@ std::string Apply(GlobalVariable &reg) {
   return "";
 }
 
+/// The elements of a registration's initializer (one, or an array's).
+SmallVector<const Constant *, 4> Elements(const GlobalVariable &reg) {
+  SmallVector<const Constant *, 4> out;
+  const Constant *init = reg.getInitializer();
+  if (const auto *arr = dyn_cast<ConstantArray>(init)) {
+    for (const Use &op : arr->operands())
+      out.push_back(cast<Constant>(op.get())->stripPointerCasts());
+  } else {
+    out.push_back(init->stripPointerCasts());
+  }
+  return out;
+}
+
+/// `__enzyme_register_derivative*` and `__enzyme_register_gradient*`: the
+/// shape, and one rule per function.
+void CheckRuleShapes(Module &m, std::vector<std::string> &problems) {
+  DenseMap<const Function *, std::pair<const GlobalVariable *,
+                                       SmallVector<const Constant *, 4>>>
+      seen;
+  for (GlobalVariable &reg : m.globals()) {
+    StringRef name = reg.getName();
+    bool forward = name.starts_with("__enzyme_register_derivative");
+    bool gradient = name.starts_with("__enzyme_register_gradient");
+    if ((!forward && !gradient) || !reg.hasInitializer())
+      continue;
+    SmallVector<const Constant *, 4> elems = Elements(reg);
+    std::string quoted = "`" + name.str() + "`";
+    if (forward && (elems.size() != 2 || !isa<Function>(elems[0]) ||
+                    !isa<Function>(elems[1]))) {
+      problems.push_back(quoted + " must be `void *" + name.str() +
+                         "[2] = {fn, derivative};` (two functions)");
+      continue;
+    }
+    const auto *fn = dyn_cast<Function>(elems[0]);
+    if (!fn)
+      continue; // A gradient rule's shape is checked where it is used.
+    auto [it, fresh] = seen.try_emplace(fn, &reg, elems);
+    if (fresh || it->second.second == elems)
+      continue;
+    problems.push_back(quoted + " and `" + it->second.first->getName().str() +
+                       "` register different " +
+                       (forward ? "derivatives" : "gradient rules") +
+                       " for `" + fn->getName().str() +
+                       "`; keep one");
+  }
+}
+
+/// `__enzyme_inactivefn*` lists functions, `__enzyme_inactive_global*`
+/// global variables.
+void CheckInactiveLists(Module &m, std::vector<std::string> &problems) {
+  for (GlobalVariable &reg : m.globals()) {
+    StringRef name = reg.getName();
+    bool fns = name.starts_with("__enzyme_inactivefn");
+    bool globals = name.starts_with("__enzyme_inactive_global");
+    if ((!fns && !globals) || !reg.hasInitializer())
+      continue;
+    for (const Constant *e : Elements(reg)) {
+      if (fns ? isa<Function>(e) : isa<GlobalVariable>(e))
+        continue;
+      std::string what;
+      raw_string_ostream os(what);
+      e->printAsOperand(os, /*PrintType=*/false);
+      problems.push_back("`" + name.str() + "` lists " + what + ", which " +
+                         (fns ? "is not a function"
+                              : "is not a global variable") +
+                         " (it must be `void *" + name.str() + "[] = {" +
+                         (fns ? "fn" : "&global") + ", ...};`)");
+    }
+  }
+}
+
 } // namespace
+
+absl::Status CheckRuleRegistrations(Module &m) {
+  std::vector<std::string> problems;
+  CheckRuleShapes(m, problems);
+  CheckInactiveLists(m, problems);
+  if (problems.empty())
+    return absl::OkStatus();
+  std::string msg;
+  for (const std::string &p : problems)
+    msg += (msg.empty() ? "" : "\n") + p;
+  return absl::InvalidArgumentError(msg);
+}
 
 absl::Status ApplyShadowRegistrations(Module &m) {
   std::vector<std::string> problems;

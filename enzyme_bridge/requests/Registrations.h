@@ -38,6 +38,14 @@ inline constexpr const char *kShadowGlobalPrefix = "__enzyme_shadow_global";
 /// global already has.
 absl::Status ApplyShadowRegistrations(llvm::Module &m);
 
+/// Checks the other registration globals of the convention, which the core
+/// reads where it needs them: `__enzyme_register_derivative*` must be
+/// `{fn, derivative}`, `__enzyme_inactivefn*` must list functions and
+/// `__enzyme_inactive_global*` global variables, and no function may have
+/// two different derivatives (or gradient rules) registered.
+/// InvalidArgument, one line per problem, naming the registration.
+absl::Status CheckRuleRegistrations(llvm::Module &m);
+
 } // namespace autodiff
 
 #endif // AUTODIFF_ENZYME_BRIDGE_REGISTRATIONS_H
