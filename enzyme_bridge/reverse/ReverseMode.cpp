@@ -30,6 +30,7 @@
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/SSAUpdater.h"
 
 using namespace llvm;
 
@@ -277,11 +278,11 @@ static bool MayHoldActive(Type *t) {
 }
 
 /// Stack arrays sized at run time (C99 variable-length arrays, `alloca(n)`)
-/// outside loops, of floats, pointers or bytes, whose block dominates every
-/// return: each becomes a heap allocation freed before the returns, a
-/// temporary like any malloc'd one (its shadow is allocated and zeroed,
-/// its free moves to the reverse sweep, which still reads it). Inside
-/// loops they stay on the stack and reverse mode refuses them.
+/// outside loops, of floats, pointers or bytes: each becomes a heap
+/// allocation freed before the returns (a null pointer freed on paths
+/// that do not reach it), a temporary like any malloc'd one (its shadow is
+/// allocated and zeroed, and freed once the reverse sweep is done with
+/// it). Inside loops they stay on the stack and reverse mode refuses them.
 static void MoveDynamicAllocasToHeap(Function &f) {
   DominatorTree dt(f);
   LoopInfo li(dt);
@@ -296,10 +297,7 @@ static void MoveDynamicAllocasToHeap(Function &f) {
         if (!a->isStaticAlloca() && !li.getLoopFor(&bb) &&
             a->getAlign() <= Align(16) &&
             (MayHoldActive(a->getAllocatedType()) ||
-             a->getAllocatedType()->isIntegerTy(8)) && // alloca(bytes)
-            all_of(rets, [&](ReturnInst *r) {
-              return dt.dominates(&bb, r->getParent());
-            }))
+             a->getAllocatedType()->isIntegerTy(8))) // alloca(bytes)
           dynamic.push_back(a);
   if (dynamic.empty())
     return;
@@ -317,10 +315,20 @@ static void MoveDynamicAllocasToHeap(Function &f) {
     Value *bytes = b.CreateMul(count, each, a->getName() + ".bytes");
     CallInst *heap = b.CreateCall(malloc_fn, {bytes}, a->getName());
     a->replaceAllUsesWith(heap);
+    BasicBlock *home = a->getParent();
     a->eraseFromParent();
+    // The pointer to free at each return: the allocation where it was
+    // made on the way, null where it was not.
+    SSAUpdater ssa;
+    ssa.Initialize(b.getPtrTy(), heap->getName());
+    if (home != &f.getEntryBlock())
+      ssa.AddAvailableValue(&f.getEntryBlock(),
+                            ConstantPointerNull::get(b.getPtrTy()));
+    ssa.AddAvailableValue(home, heap);
     for (ReturnInst *r : rets) {
+      Value *p = ssa.GetValueAtEndOfBlock(r->getParent());
       b.SetInsertPoint(r);
-      b.CreateCall(free_fn, {heap});
+      b.CreateCall(free_fn, {p});
     }
   }
 }

@@ -101,6 +101,12 @@ Value *ReverseEmitter::KnownShadow(Value *v) {
       if (auto *addr = dyn_cast<ConstantInt>(ce->getOperand(0));
           addr && addr->getValue().ult(4096))
         return v;
+  // The same made an instruction (constant expressions in phis become
+  // instructions before differentiating).
+  if (auto *i2p = dyn_cast<IntToPtrInst>(v))
+    if (auto *addr = dyn_cast<ConstantInt>(i2p->getOperand(0));
+        addr && addr->getValue().ult(4096))
+      return v;
   if (Value *s = shadows_.lookup(v))
     return s;
   return ConstantMemorySink(v);

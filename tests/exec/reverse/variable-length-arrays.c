@@ -1,6 +1,7 @@
 // Stack arrays sized at run time holding active data in reverse mode: a
 // C99 VLA of scratch values, alloca(n * sizeof(double)), a 2-D VLA of
-// hidden activations, a VLA of row pointers. Outside loops they become
+// hidden activations, a VLA of row pointers, a second VLA after a loop
+// (also called with n = 0, which skips it). Outside loops they become
 // heap temporaries freed by the reverse sweep (once a diagnostic: "a
 // dynamically sized stack allocation that holds active data"). Against
 // central differences.
@@ -37,6 +38,17 @@ __attribute__((noinline)) double mlp(const double *w, const double *x, int b,
     for (int j = 0; j < h; j++) s += act[i][j] * w[h + j];
   return s;
 }
+/* A second VLA after a loop: at -O2 clang leaves it in a block that the
+   path for n <= 0 skips. */
+__attribute__((noinline)) double two_vlas(const double *x, int n) {
+  double t[n];
+  for (int i = 0; i < n; ++i) t[i] = x[i] * x[i];
+  double m[n];
+  for (int i = 0; i < n; ++i) m[i] = t[i] * x[i];
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += m[i];
+  return s;
+}
 __attribute__((noinline)) double rows(const double *x, int n) {
   const double *r[n];
   for (int i = 0; i < n; i++) r[i] = x + (n - 1 - i);
@@ -69,5 +81,13 @@ int main(void) {
   GRAD(mlp(xs, xs + 6, 4, 3), 10, (void *)mlp, enzyme_dup, x, dx,
        enzyme_dup, x + 6, dx + 6, enzyme_const, 4, enzyme_const, 3);
   GRAD(rows(xs, N), N, (void *)rows, enzyme_dup, x, dx, enzyme_const, N);
+  GRAD(two_vlas(xs, N), N, (void *)two_vlas, enzyme_dup, x, dx,
+       enzyme_const, N);
+  {
+    double x[1] = {0.5}, dx[1] = {0};
+    __enzyme_autodiff_void((void *)two_vlas, enzyme_dup, x, dx,
+                           enzyme_const, 0);
+    CHECK_CLOSE(0.0, dx[0]);
+  }
   return fd_report();
 }
