@@ -146,6 +146,8 @@ absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
   if (auto *ii = dyn_cast<IntrinsicInst>(&call))
     if (VisitReduction(*ii))
       return absl::OkStatus();
+  if (VisitSpecialMath(call))
+    return absl::OkStatus();
   if (FindRule(call) && !call.getType()->isVoidTy())
     return ApplyRule(call);
   Function *callee = CalledFunction(call);

@@ -370,6 +370,9 @@ private:
   /// C99 complex helpers (__muldc3, __divdc3, cexp, ...): false when
   /// `name` is none of them (ReverseComplexCalls.cpp).
   bool VisitComplexCall(llvm::CallBase &call, llvm::StringRef name);
+  /// lgamma, tgamma, frexp, modf and the llvm.modf/frexp/sincos
+  /// intrinsics: false for other calls (ReverseSpecialMath.cpp).
+  bool VisitSpecialMath(llvm::CallBase &call);
   absl::Status CheckNoFloatBits(llvm::Instruction &i, llvm::Value *ptr,
                                 llvm::Type *ty);
   bool Active(const llvm::Value *v) const { return activity_->IsActive(v); }
