@@ -70,42 +70,27 @@ static bool IsInactiveName(StringRef name) {
   return false;
 }
 
-/// Functions listed in `void *__enzyme_inactivefn[] = {fn, ...}` globals.
-static bool IsListedInactive(const Function &f) {
-  const Module *m = f.getParent();
+/// Whether `c` is listed in a global whose name starts with `prefix`
+/// (`void *__enzyme_inactivefn[] = {fn, ...}`, or a single pointer).
+static bool IsListedIn(const Module *m, StringRef prefix, const Constant &c) {
   if (!m)
     return false;
   for (const GlobalVariable &gv : m->globals()) {
-    if (!gv.getName().starts_with("__enzyme_inactivefn") ||
-        !gv.hasInitializer())
+    if (!gv.getName().starts_with(prefix) || !gv.hasInitializer())
       continue;
     const Constant *init = gv.getInitializer();
-    if (init->stripPointerCasts() == &f)
+    if (init->stripPointerCasts() == &c)
       return true;
     for (const Use &op : init->operands())
-      if (cast<Constant>(op.get())->stripPointerCasts() == &f)
+      if (cast<Constant>(op.get())->stripPointerCasts() == &c)
         return true;
   }
   return false;
 }
 
-/// Whether `g` is listed in a `__enzyme_inactive_global` registration.
-static bool IsListedInactiveGlobal(const GlobalVariable &g) {
-  const Module *m = g.getParent();
-  if (!m)
-    return false;
-  for (const GlobalVariable &gv : m->globals()) {
-    if (!gv.getName().starts_with("__enzyme_inactive_global") ||
-        !gv.hasInitializer())
-      continue;
-    const Constant *init = gv.getInitializer();
-    if (init->stripPointerCasts() == &g)
-      return true;
-    for (const Use &op : init->operands())
-      if (cast<Constant>(op.get())->stripPointerCasts() == &g)
-        return true;
-  }
-  return false;
+/// Functions listed in `__enzyme_inactivefn` globals.
+static bool IsListedInactive(const Function &f) {
+  return IsListedIn(f.getParent(), "__enzyme_inactivefn", f);
 }
 
 bool InInactiveGlobal(const Value *ptr) {
@@ -113,7 +98,7 @@ bool InInactiveGlobal(const Value *ptr) {
   getUnderlyingObjects(ptr, objs);
   return !objs.empty() && all_of(objs, [](const Value *o) {
     const auto *g = dyn_cast<GlobalVariable>(o);
-    return g && IsListedInactiveGlobal(*g);
+    return g && IsListedIn(g->getParent(), "__enzyme_inactive_global", *g);
   });
 }
 

@@ -28,19 +28,17 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/reverse/DisjointArguments.h"
+
+#include "enzyme_bridge/analysis/AliasStack.h"
 #include "enzyme_bridge/reverse/UndoableStores.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/Analysis/AliasAnalysis.h"
-#include "llvm/Analysis/BasicAliasAnalysis.h"
 #include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
-#include "llvm/Analysis/ScopedNoAliasAA.h"
-#include "llvm/Analysis/TypeBasedAliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -219,15 +217,8 @@ SetVector<Argument *> Versioner::ArgumentsToCheck() {
   SetVector<Argument *> args;
   if (written_.empty())
     return args;
-  AAResults aa(a_.tli);
-  BasicAAResult basic(f_.getDataLayout(), f_, a_.tli, a_.ac, &a_.dt);
-  TypeBasedAAResult tbaa(/*UsingTypeSanitizer=*/false);
-  ScopedNoAliasAAResult scoped;
-  aa.addAAResult(basic);
-  aa.addAAResult(tbaa);
-  aa.addAAResult(scoped);
-  BatchAAResults batch(aa);
-  batch.enableCrossIterationMode();
+  AliasStack aa(f_, a_.tli, a_.ac, &a_.dt);
+  BatchAAResults &batch = aa.Batch();
   DenseMap<Instruction *, Argument *> stored_arg;
   for (const ArgumentAccess &acc : accesses_)
     if (isa<StoreInst>(acc.inst))

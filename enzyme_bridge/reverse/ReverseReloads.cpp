@@ -27,6 +27,7 @@
 // primal) is read again instead of cached.
 //
 //===----------------------------------------------------------------------===//
+#include "enzyme_bridge/analysis/AliasStack.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "enzyme_bridge/reverse/UndoableStores.h"
@@ -291,15 +292,8 @@ void ReverseEmitter::FindReloadableLoads() {
     }
   if (reads.empty())
     return;
-  AAResults aa(*tli_);
-  BasicAAResult basic(out_.getDataLayout(), out_, *tli_, *ac_, dt_.get());
-  TypeBasedAAResult tbaa(/*UsingTypeSanitizer=*/false);
-  ScopedNoAliasAAResult scoped;
-  aa.addAAResult(basic);
-  aa.addAAResult(tbaa);
-  aa.addAAResult(scoped);
-  BatchAAResults batch(aa);
-  batch.enableCrossIterationMode();
+  AliasStack aa(out_, *tli_, *ac_, dt_.get());
+  BatchAAResults &batch = aa.Batch();
   unsigned queries = 0;
   // Split mode: the caller runs on between the two sweeps, so nothing is
   // the last write, and memory the caller can reach may change.
