@@ -146,7 +146,7 @@ absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
   if (auto *ii = dyn_cast<IntrinsicInst>(&call))
     if (VisitReduction(*ii))
       return absl::OkStatus();
-  if (VisitSpecialMath(call))
+  if (VisitSpecialMath(call) || VisitX86Intrinsic(call))
     return absl::OkStatus();
   if (FindRule(call) && !call.getType()->isVoidTy())
     return ApplyRule(call);

@@ -373,6 +373,9 @@ private:
   /// lgamma, tgamma, frexp, modf and the llvm.modf/frexp/sincos
   /// intrinsics: false for other calls (ReverseSpecialMath.cpp).
   bool VisitSpecialMath(llvm::CallBase &call);
+  /// x86 SIMD intrinsics of hand-written `_mm*` code (linear ones, blends,
+  /// max/min): false for others (ReverseSpecialMath.cpp).
+  bool VisitX86Intrinsic(llvm::CallBase &call);
   absl::Status CheckNoFloatBits(llvm::Instruction &i, llvm::Value *ptr,
                                 llvm::Type *ty);
   bool Active(const llvm::Value *v) const { return activity_->IsActive(v); }

@@ -9,12 +9,19 @@
 //  - modf(x, &i) = frac: dx += dfrac; the integral part written through
 //    the pointer is locally constant, so its shadow is cleared;
 //  - the intrinsic forms llvm.modf ({frac, int}), llvm.frexp ({m, e}) and
-//    llvm.sincos ({sin, cos}, what -ffast-math makes of sincos).
+//    llvm.sincos ({sin, cos}, what -ffast-math makes of sincos);
+//  - x86 SIMD intrinsics that hand-written `_mm*` code keeps: the linear
+//    ones (horizontal adds and subtracts, add-subtract, conversions,
+//    blends with their selector fixed) by their transpose, read off the
+//    intrinsic applied to unit vectors (lane j of an operand's adjoint is
+//    the dot product of the result's adjoint with L(e_j)), and max/min,
+//    whose lanes take the adjoint of the operand they came from.
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "enzyme_bridge/rules/Digamma.h"
 
+#include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
@@ -104,6 +111,76 @@ bool ReverseEmitter::VisitSpecialMath(CallBase &call) {
     dx = rb_.CreateFSub(fromSin, fromCos);
   }
   AddAdjoint(arg, dx);
+  return true;
+}
+
+bool ReverseEmitter::VisitX86Intrinsic(CallBase &call) {
+  Function *callee = CalledFunction(call);
+  if (!callee || !callee->getName().starts_with("llvm.x86."))
+    return false;
+  StringRef name = callee->getName();
+  bool linear = name.contains(".hadd.") || name.contains(".hsub.") ||
+                name.contains(".addsub.") || name.contains(".cvt.pd2.ps") ||
+                name.contains(".cvt.ps2.pd");
+  bool blend = name.contains(".blendv.");
+  bool maxmin = name.contains(".max.") || name.contains(".min.");
+  auto *rt = dyn_cast<FixedVectorType>(call.getType());
+  if ((!linear && !blend && !maxmin) || !rt)
+    return false;
+  unsigned n = call.arg_size();
+  auto floating = [&](unsigned i) {
+    return call.getArgOperand(i)->getType()->isFPOrFPVectorTy() &&
+           !(blend && i == n - 1);
+  };
+  for (unsigned i = 0; i < n; ++i)
+    if (floating(i) &&
+        !isa<FixedVectorType>(call.getArgOperand(i)->getType()))
+      return false;
+  Value *adj = TakeAdjoint(&call);
+  if (maxmin) {
+    Value *a = call.getArgOperand(0), *b = call.getArgOperand(1);
+    Value *result = Lookup(&call);
+    Value *av = Lookup(a);
+    Value *fromA = rb_.CreateFCmpOEQ(result, av);
+    Value *zero = Constant::getNullValue(rt);
+    if (a->getType() == rt) {
+      Value *da = rb_.CreateSelect(fromA, adj, zero);
+      AddAdjoint(a, da);
+    }
+    if (b->getType() == rt) {
+      Value *db = rb_.CreateSelect(fromA, zero, adj);
+      AddAdjoint(b, db);
+    }
+    return true;
+  }
+  // Linear: operand i's adjoint, lane by lane, from L(e_j).
+  SmallVector<Value *, 4> kept(n);
+  for (unsigned i = 0; i < n; ++i)
+    kept[i] = floating(i)
+                  ? Constant::getNullValue(call.getArgOperand(i)->getType())
+                  : Lookup(call.getArgOperand(i));
+  for (unsigned i = 0; i < n; ++i) {
+    Value *op = call.getArgOperand(i);
+    if (!floating(i) || !HasAdjoint(op))
+      continue;
+    auto *vt = cast<FixedVectorType>(op->getType());
+    Value *da = Constant::getNullValue(vt);
+    for (unsigned j = 0; j < vt->getNumElements(); ++j) {
+      SmallVector<Value *, 4> args(kept);
+      Value *unit = Constant::getNullValue(vt);
+      unit = ConstantFoldInsertElementInstruction(
+          cast<Constant>(unit), ConstantFP::get(vt->getElementType(), 1.0),
+          rb_.getInt32(j));
+      args[i] = unit;
+      Value *column = rb_.CreateCall(callee, args);
+      Value *prod = rb_.CreateFMul(column, adj);
+      Value *start = ConstantFP::get(rt->getElementType(), 0.0);
+      Value *sum = rb_.CreateFAddReduce(start, prod);
+      Value *lane = rb_.CreateFPCast(sum, vt->getElementType());
+      da = rb_.CreateInsertElement(da, lane, j);
+    }
+    AddAdjoint(op, da);
+  }
   return true;
 }
 
