@@ -146,6 +146,7 @@ private:
   /// csqrt (and their float forms when passed as scalars); false if `call`
   /// is none of them.
   bool VisitComplexCall(llvm::CallBase &call, llvm::StringRef name);
+  bool VisitPackedComplexReal(llvm::CallBase &call, llvm::StringRef name);
   /// lgamma and tgamma, through an emitted digamma; false otherwise.
   bool VisitGammaCall(llvm::CallBase &call, llvm::StringRef name);
   /// The request for differentiating `call` (same callee type and width).

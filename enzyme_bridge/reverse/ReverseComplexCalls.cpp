@@ -106,7 +106,47 @@ ComplexFn ClassifyComplex(const CallBase &call, StringRef name,
 
 } // namespace
 
+/// cabsf / cargf of a float complex passed as `<2 x float>` (the double
+/// forms, two scalars, are in the rule table): |z| gives (re, im) a / |z|,
+/// arg(z) gives (-im, re) a / |z|^2.
+bool ReverseEmitter::VisitPackedComplexReal(CallBase &call, StringRef name) {
+  bool isAbs = name == "cabsf", isArg = name == "cargf";
+  Value *z = call.arg_size() == 1 ? call.getArgOperand(0) : nullptr;
+  auto *vt = z ? dyn_cast<FixedVectorType>(z->getType()) : nullptr;
+  if ((!isAbs && !isArg) || !vt || vt->getNumElements() != 2 ||
+      vt->getElementType() != call.getType())
+    return false;
+  Value *a = TakeAdjoint(&call);
+  if (!HasAdjoint(z))
+    return true;
+  Value *zv = Lookup(z);
+  Value *re = rb_.CreateExtractElement(zv, uint64_t(0));
+  Value *im = rb_.CreateExtractElement(zv, 1);
+  Value *dre, *dim;
+  if (isAbs) {
+    Value *r = Lookup(&call);
+    Value *scale = rb_.CreateFDiv(a, r);
+    dre = rb_.CreateFMul(re, scale);
+    dim = rb_.CreateFMul(im, scale);
+  } else {
+    Value *re2 = rb_.CreateFMul(re, re);
+    Value *im2 = rb_.CreateFMul(im, im);
+    Value *norm2 = rb_.CreateFAdd(re2, im2);
+    Value *scale = rb_.CreateFDiv(a, norm2);
+    Value *minus_im = rb_.CreateFNeg(im);
+    dre = rb_.CreateFMul(minus_im, scale);
+    dim = rb_.CreateFMul(re, scale);
+  }
+  Value *dz = Constant::getNullValue(vt);
+  dz = rb_.CreateInsertElement(dz, dre, uint64_t(0));
+  dz = rb_.CreateInsertElement(dz, dim, 1);
+  AddAdjoint(z, dz);
+  return true;
+}
+
 bool ReverseEmitter::VisitComplexCall(CallBase &call, StringRef name) {
+  if (VisitPackedComplexReal(call, name))
+    return true;
   bool packed = false;
   ComplexFn fn = ClassifyComplex(call, name, packed);
   if (fn == ComplexFn::None)

@@ -370,6 +370,7 @@ private:
   /// C99 complex helpers (__muldc3, __divdc3, cexp, ...): false when
   /// `name` is none of them (ReverseComplexCalls.cpp).
   bool VisitComplexCall(llvm::CallBase &call, llvm::StringRef name);
+  bool VisitPackedComplexReal(llvm::CallBase &call, llvm::StringRef name);
   /// lgamma, tgamma, frexp, modf and the llvm.modf/frexp/sincos
   /// intrinsics: false for other calls (ReverseSpecialMath.cpp).
   bool VisitSpecialMath(llvm::CallBase &call);

@@ -1,7 +1,8 @@
 // C99 complex arithmetic in both modes: z * w and z / w (clang calls
 // __muldc3 / __divdc3, and for float complex __mulsc3 / __divsc3 returning
 // <2 x float>, without -ffast-math), cexp, clog, csqrt, csin, ccos and
-// their float forms (which take and return <2 x float>). Reverse gradients
+// their float forms (which take and return <2 x float>), cabsf and cargf
+// of a packed float complex. Reverse gradients
 // against central differences, forward tangents against them.
 // RUN: sh %testlib/run-c.sh %s
 #include "enzyme.h"
@@ -21,7 +22,7 @@ __attribute__((noinline)) double cmixf(const float *p) {
   float complex z = p[0] + p[1] * I, w = p[2] + p[3] * I;
   float complex m = z * w, q = z / w;
   float complex e = cexpf(q) + clogf(m) + csqrtf(z);
-  return crealf(e) * 0.7f + cimagf(e * m) * 0.3f;
+  return crealf(e) * 0.7f + cimagf(e * m) * 0.3f + cabsf(m) * cargf(q);
 }
 int main(void) {
   double p0[4] = {0.8, -0.4, 1.3, 0.6};
