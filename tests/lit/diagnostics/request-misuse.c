@@ -21,6 +21,7 @@
 // CHECK-DAG: error: in function `forward_seed`, call to `__enzyme_fwddiff`: enzyme_seed (the seed of the differential return) is only valid with __enzyme_autodiff
 // CHECK-DAG: error: in function `seed_twice`, call to `__enzyme_autodiff`: enzyme_seed is given twice
 // CHECK-DAG: error: in function `width_twice`, call to `__enzyme_fwddiff_v2`: enzyme_width is given twice
+// CHECK-DAG: error: in function `width_wide`, call to `__enzyme_fwddiff_v2`: enzyme_width must be followed by a constant between 1 and 64
 // CHECK-DAG: error: in function `size_query`, call to `__enzyme_augmentsize`: __enzyme_augmentsize of `ss` gives 1 activity for 2 parameters
 // CHECK-DAG: error: in function `null_tape`, call to `__enzyme_reverse`: the tape passed to __enzyme_reverse is null
 // CHECK-DAG: error: in function `other_tape`, call to `__enzyme_reverse`: the tape passed to __enzyme_reverse of `ss` comes from __enzyme_augmentfwd of `vs`
@@ -61,6 +62,11 @@ double seed_twice(void) {
 v2 width_twice(void) {
   return __enzyme_fwddiff_v2((void *)f, enzyme_width, 1, enzyme_width, 2,
                              3.0, 1.0, 0.0, enzyme_const, 2.0);
+}
+v2 width_wide(void) { /* 2^64 + 2 as an i128: no width 2 */
+  return __enzyme_fwddiff_v2((void *)f, enzyme_width,
+                             ((__int128)1 << 64) + 2, 3.0, 1.0, 0.0,
+                             enzyme_const, 2.0);
 }
 long size_query(void) { return __enzyme_augmentsize((void *)ss, enzyme_dup); }
 void vs(double *x, double *y, int n) {
