@@ -46,6 +46,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -688,6 +689,9 @@ absl::Status Lower(llvm::Module &m, const LoweringRequest &req) {
   // running the host's pipeline after reporting an error).
   PreparedTarget target;
   llvm::GlobalValue *existing = m.getNamedValue(item.target);
+  if (llvm::isa_and_nonnull<llvm::GlobalAlias>(existing) &&
+      SeparateAliasedTarget(m, req))
+    existing = m.getNamedValue(item.target);
   if (existing) {
     auto *f = llvm::dyn_cast<llvm::Function>(existing);
     if (!f)
@@ -762,6 +766,28 @@ SourceSignature SignatureFromLlvm(const llvm::Function &f) {
   sig.ret = SourceTypeFromLlvm(
       f.getReturnType(), f.getAttributes().hasRetAttr(llvm::Attribute::ZExt));
   return sig;
+}
+
+bool SeparateAliasedTarget(llvm::Module &m, const LoweringRequest &req) {
+  auto *alias =
+      llvm::dyn_cast_or_null<llvm::GlobalAlias>(m.getNamedValue(req.attr.target));
+  llvm::Function *src = m.getFunction(req.source);
+  auto *aliasee =
+      alias ? llvm::dyn_cast<llvm::Function>(alias->getAliaseeObject())
+            : nullptr;
+  if (!aliasee || !src || alias->getValueType() != aliasee->getValueType() ||
+      !(aliasee->isDeclaration() || IsPlaceholderBody(*aliasee, src)))
+    return false;
+  // A copy of the placeholder under the alias's name and linkage.
+  llvm::ValueToValueMapTy vmap;
+  llvm::Function *copy = llvm::CloneFunction(aliasee, vmap);
+  copy->setLinkage(alias->getLinkage());
+  copy->setVisibility(alias->getVisibility());
+  alias->replaceAllUsesWith(copy);
+  std::string name = alias->getName().str();
+  alias->eraseFromParent();
+  copy->setName(name);
+  return true;
 }
 
 absl::Status LowerAutoDiff(llvm::Module &m, const LoweringRequest &req) {

@@ -60,6 +60,14 @@ SourceSignature SignatureFromLlvm(const llvm::Function &f);
 /// is set. Diagnostics name the source and target.
 absl::Status LowerAutoDiff(llvm::Module &m, const LoweringRequest &req);
 
+/// When `req`'s target is an alias of a placeholder or declaration (rustc
+/// at opt-level 3 merges identical placeholders into aliases), replaces
+/// the alias by a copy of that function under its name, so each target is
+/// a function of its own; returns whether it did. LowerAll does this for
+/// every request before lowering any (a merged placeholder lowered first
+/// is no placeholder any more); LowerAutoDiff for its own.
+bool SeparateAliasedTarget(llvm::Module &m, const LoweringRequest &req);
+
 /// Reads `__attribute__((annotate("autodiff_reverse(d_f, ...)")))` requests
 /// from `llvm.global.annotations` (each becomes a request whose source is
 /// the annotated function) and removes the consumed entries.

@@ -220,6 +220,8 @@ absl::Status LowerAll(llvm::Module &m,
     all.insert(all.end(), annotated.begin(), annotated.end());
   }
   AD_RETURN_IF_ERROR(CheckDistinctTargets(all));
+  for (const LoweringRequest &r : all)
+    SeparateAliasedTarget(m, r);
   std::vector<std::string> errors;
   absl::StatusCode code = absl::StatusCode::kOk;
   for (LoweringRequest &r : all) {
