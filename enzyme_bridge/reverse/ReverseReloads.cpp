@@ -257,6 +257,10 @@ static bool ReadsOwnMemory(const LoadInst &ld, const Function &f,
 /// recomputes such values from a load read again, has not yet undone `w`.
 /// `w`'s own use (the value it stores) is not such a use: the stores
 /// undone are written again at the very end, after everything was undone.
+/// Nor is a floating-point or pointer phi: such a phi is cached, never
+/// recomputed from its incoming values (a loop's running sum stored at the
+/// end and returned keeps its loads read again), and its adjoint needs no
+/// primal value.
 static bool UsedAfter(Instruction &r, Instruction &w, DominatorTree &dt,
                       LoopInfo &li) {
   constexpr unsigned kMaxUsers = 256;
@@ -267,6 +271,8 @@ static bool UsedAfter(Instruction &r, Instruction &w, DominatorTree &dt,
     for (User *u : v->users()) {
       auto *ui = dyn_cast<Instruction>(u);
       if (!ui || ui == &w || !seen.insert(ui).second)
+        continue;
+      if (isa<PHINode>(ui) && !ui->getType()->isIntOrIntVectorTy())
         continue;
       if (seen.size() > kMaxUsers ||
           isPotentiallyReachable(&w, ui, nullptr, &dt, &li))

@@ -75,3 +75,22 @@ void g_nest(const double *a, double *da, int n, int m) {
   __enzyme_autodiff((void *)nest, enzyme_dup, a, da, enzyme_const, n,
                            enzyme_const, m);
 }
+
+// The result stored at the end and also returned: the loads are still read
+// again (the sum is a phi, cached at the exit; only a load whose value is
+// recomputed after the store would have to be cached).
+double sum_sq_out_used(const double *x, int n, double *out) {
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += x[i] * x[i];
+  *out = s;
+  return s * s;
+}
+
+// CHECK-LABEL: tape of diffe_sum_sq_out_used
+// CHECK-NEXT:    loop %{{.*}} (depth 1): nothing cached per iteration
+void g_out_used(const double *x, double *dx, int n, double *out,
+                double *dout) {
+  __enzyme_autodiff((void *)sum_sq_out_used, enzyme_dup, x, dx, enzyme_const,
+                    n, enzyme_dup, out, dout);
+}
