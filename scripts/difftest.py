@@ -11,7 +11,9 @@ forward-mode derivative computed two directions at a time (`enzyme_width,
 by rounding);
 the finite differences loosely (one of the two steps within tolerance),
 where the two steps agree with each other (else the loss is not smooth
-there: a branch or a max switches within the step).
+there: a branch or a max switches within the step; a disagreement with
+both steps counts only when they agree with each other within the same
+tolerance).
 A refusal (autodiff-opt stopping with a diagnostic) is counted apart: it
 is not a wrong derivative. A crash of any tool or of the program, or a
 disagreement, is a failure; its program is kept with a note.
@@ -91,8 +93,18 @@ def check_level(args, src, real, level, work):
             # differences say nothing about the derivative.
             nonsmooth[0] += 1
         elif not (close(rev, fd1, fd_tol) or close(rev, fd2, fd_tol)):
-            problems.append("x[%s]: reverse/forward %r, finite differences "
-                            "%r, %r" % (j, rev, fd1, fd2))
+            if close(fd1, fd2, fd_tol):
+                problems.append("x[%s]: reverse/forward %r, finite "
+                                "differences %r, %r" % (j, rev, fd1, fd2))
+            else:
+                # Neither step agrees with the derivative, and the two
+                # steps disagree with each other beyond the tolerance of
+                # the comparison: a kink within the larger step (float
+                # programs take steps of 1e-2 and 1e-3). Seed 4014: the
+                # steps gave 0.359 and 0.490; in double precision with
+                # small steps the difference quotient converges to the
+                # 0.64249 both modes computed.
+                nonsmooth[0] += 1
     if problems:
         return ("failed", "; ".join(problems))
     if nonsmooth[0]:
