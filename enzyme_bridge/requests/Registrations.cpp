@@ -75,6 +75,16 @@ std::string Apply(GlobalVariable &reg) {
   return "";
 }
 
+/// OK, or InvalidArgument with one line per problem.
+absl::Status JoinLines(const std::vector<std::string> &problems) {
+  if (problems.empty())
+    return absl::OkStatus();
+  std::string msg;
+  for (const std::string &p : problems)
+    msg += (msg.empty() ? "" : "\n") + p;
+  return absl::InvalidArgumentError(msg);
+}
+
 /// The elements of a registration's initializer (one, or an array's).
 SmallVector<const Constant *, 4> Elements(const GlobalVariable &reg) {
   SmallVector<const Constant *, 4> out;
@@ -91,8 +101,10 @@ SmallVector<const Constant *, 4> Elements(const GlobalVariable &reg) {
 /// `__enzyme_register_derivative*` and `__enzyme_register_gradient*`: the
 /// shape, and one rule per function.
 void CheckRuleShapes(Module &m, std::vector<std::string> &problems) {
-  DenseMap<const Function *, std::pair<const GlobalVariable *,
-                                       SmallVector<const Constant *, 4>>>
+  // One rule of each kind per function: a forward derivative and a
+  // gradient rule for the same function are both welcome.
+  DenseMap<std::pair<const Function *, int>,
+           std::pair<const GlobalVariable *, SmallVector<const Constant *, 4>>>
       seen;
   for (GlobalVariable &reg : m.globals()) {
     StringRef name = reg.getName();
@@ -111,7 +123,7 @@ void CheckRuleShapes(Module &m, std::vector<std::string> &problems) {
     const auto *fn = dyn_cast<Function>(elems[0]);
     if (!fn)
       continue; // A gradient rule's shape is checked where it is used.
-    auto [it, fresh] = seen.try_emplace(fn, &reg, elems);
+    auto [it, fresh] = seen.try_emplace({fn, forward ? 1 : 0}, &reg, elems);
     if (fresh || it->second.second == elems)
       continue;
     problems.push_back(quoted + " and `" + it->second.first->getName().str() +
@@ -152,12 +164,7 @@ absl::Status CheckRuleRegistrations(Module &m) {
   std::vector<std::string> problems;
   CheckRuleShapes(m, problems);
   CheckInactiveLists(m, problems);
-  if (problems.empty())
-    return absl::OkStatus();
-  std::string msg;
-  for (const std::string &p : problems)
-    msg += (msg.empty() ? "" : "\n") + p;
-  return absl::InvalidArgumentError(msg);
+  return JoinLines(problems);
 }
 
 absl::Status ApplyShadowRegistrations(Module &m) {
@@ -179,10 +186,7 @@ absl::Status ApplyShadowRegistrations(Module &m) {
     convertUsersOfConstantsToInstructions(shadowed);
     return absl::OkStatus();
   }
-  std::string msg;
-  for (const std::string &p : problems)
-    msg += (msg.empty() ? "" : "\n") + p;
-  return absl::InvalidArgumentError(msg);
+  return JoinLines(problems);
 }
 
 } // namespace autodiff
