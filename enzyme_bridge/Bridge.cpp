@@ -432,11 +432,7 @@ absl::Status ReplaceRequestCall(const RequestCall &rc, Function &df) {
 
 /// Whether `name` is one of the entry points a request calls.
 bool IsRequestEntryPoint(StringRef name) {
-  return name.contains("__enzyme_fwddiff") ||
-         name.contains("__enzyme_autodiff") ||
-         name.contains("__enzyme_augmentfwd") ||
-         name.contains("__enzyme_augmentsize") ||
-         name.contains("__enzyme_reverse");
+  return RequestModeOfName(name).has_value();
 }
 
 /// Removes request declarations, dead loads of marker globals, and unused

@@ -37,7 +37,10 @@ std::optional<Mode> RequestModeOf(const CallBase &call) {
   const auto *f = dyn_cast<Function>(callee);
   if (!f)
     return std::nullopt;
-  StringRef name = f->getName();
+  return RequestModeOfName(f->getName());
+}
+
+std::optional<Mode> RequestModeOfName(StringRef name) {
   if (name.contains("__enzyme_fwddiff"))
     return Mode::Forward;
   if (name.contains("__enzyme_autodiff"))

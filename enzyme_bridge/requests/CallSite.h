@@ -28,6 +28,8 @@ namespace autodiff {
 
 /// The request mode of `call`'s callee, if it is a request.
 std::optional<Mode> RequestModeOf(const llvm::CallBase &call);
+/// The same from an entry point's name.
+std::optional<Mode> RequestModeOfName(llvm::StringRef name);
 
 /// Whether `call` is `__enzyme_augmentsize` (mode Augmented, no values).
 bool IsTapeSizeQuery(const llvm::CallBase &call);

@@ -85,14 +85,13 @@ void Dispatch(CallBase &call, ArrayRef<Function *> candidates) {
   SmallVector<Value *, 8> args(call.args());
   SmallVector<BasicBlock *, 4> targets;
   BasicBlock *test = head;
-  Instruction *old_terminator = invoke ? invoke : nullptr;
   for (Function *cand : candidates) {
     BasicBlock *target =
         BasicBlock::Create(c, "fptr." + cand->getName(), &fn, unknown);
     BasicBlock *next = BasicBlock::Create(c, "fptr.next", &fn, unknown);
     IRBuilder<> tb(test);
-    if (test == head && old_terminator)
-      tb.SetInsertPoint(old_terminator);
+    if (test == head && invoke)
+      tb.SetInsertPoint(invoke); // Before it: it goes at the end.
     Value *same = tb.CreateICmpEQ(call.getCalledOperand(), cand);
     tb.CreateCondBr(same, target, next);
     IRBuilder<> cb(target);

@@ -96,15 +96,11 @@ Value *ReverseEmitter::KnownShadow(Value *v) {
   // An address in the first page, which is never mapped (Rust's dangling
   // pointer of an empty Vec or Box, the alignment as address): never
   // dereferenced, its own shadow.
-  if (auto *ce = dyn_cast<ConstantExpr>(v))
-    if (ce->getOpcode() == Instruction::IntToPtr)
-      if (auto *addr = dyn_cast<ConstantInt>(ce->getOperand(0));
-          addr && addr->getValue().ult(4096))
-        return v;
-  // The same made an instruction (constant expressions in phis become
-  // instructions before differentiating).
-  if (auto *i2p = dyn_cast<IntToPtrInst>(v))
-    if (auto *addr = dyn_cast<ConstantInt>(i2p->getOperand(0));
+  // (A constant expression, or an instruction: constant expressions in
+  // phis become instructions before differentiating.)
+  if (auto *op = dyn_cast<Operator>(v);
+      op && op->getOpcode() == Instruction::IntToPtr)
+    if (auto *addr = dyn_cast<ConstantInt>(op->getOperand(0));
         addr && addr->getValue().ult(4096))
       return v;
   if (Value *s = shadows_.lookup(v))
