@@ -55,6 +55,61 @@ void DropPrimalOnlyAttributes(Function &out, const Function &f) {
   out.addFnAttr(kPrimalAttr, f.getName());
 }
 
+/// A computed goto (`goto *table[op]`, an `indirectbr`) in the copy would
+/// jump through addresses of the primal's blocks, which a static label
+/// table holds: into the other function. Each becomes a chain of
+/// comparisons with the addresses its destinations may have (the primal
+/// block's, or the copy's own where the copy takes it), branching to the
+/// copy's block; no match is unreachable, as a jump to any other address
+/// was undefined.
+void LowerIndirectBranches(Function &out, const Function &f,
+                           ValueToValueMapTy &vmap) {
+  DenseMap<BasicBlock *, BasicBlock *> original;
+  for (const BasicBlock &bb : f)
+    if (Value *copy = vmap.lookup(&bb))
+      original[cast<BasicBlock>(copy)] = const_cast<BasicBlock *>(&bb);
+  SmallVector<IndirectBrInst *, 2> branches;
+  for (BasicBlock &bb : out)
+    if (auto *ib = dyn_cast<IndirectBrInst>(bb.getTerminator()))
+      branches.push_back(ib);
+  LLVMContext &ctx = out.getContext();
+  for (IndirectBrInst *ib : branches) {
+    BasicBlock *from = ib->getParent();
+    Value *addr = ib->getAddress();
+    SmallVector<BasicBlock *, 8> dests;
+    DenseMap<BasicBlock *, unsigned> edges;
+    for (BasicBlock *d : ib->successors())
+      if (edges[d]++ == 0)
+        dests.push_back(d);
+    BasicBlock *check = from;
+    IRBuilder<> b(ib);
+    for (BasicBlock *d : dests) {
+      Value *match = b.getFalse();
+      if (BasicBlock *o = original.lookup(d))
+        if (BlockAddress *ba = BlockAddress::lookup(o)) {
+          // Textual IR cannot refer to a numbered block of another
+          // function: the primal's block gets a name (nothing else changes).
+          if (!o->hasName())
+            o->setName("label");
+          match = b.CreateOr(match, b.CreateICmpEQ(addr, ba));
+        }
+      if (BlockAddress *own = BlockAddress::lookup(d))
+        match = b.CreateOr(match, b.CreateICmpEQ(addr, own));
+      BasicBlock *next = BasicBlock::Create(ctx, "computed.goto.next", &out);
+      b.CreateCondBr(match, d, next);
+      for (PHINode &phi : d->phis()) {
+        for (unsigned k = 1; k < edges[d]; ++k)
+          phi.removeIncomingValue(from, /*DeletePHIIfEmpty=*/false);
+        phi.replaceIncomingBlockWith(from, check);
+      }
+      check = next;
+      b.SetInsertPoint(next);
+    }
+    b.CreateUnreachable();
+    ib->eraseFromParent();
+  }
+}
+
 } // namespace
 
 ClonedPrimal ClonePrimalBody(const DiffRequest &r, Function &out) {
@@ -84,6 +139,7 @@ ClonedPrimal ClonePrimalBody(const DiffRequest &r, Function &out) {
   CloneFunctionInto(&out, &f, vmap, CloneFunctionChangeType::LocalChangesOnly,
                     rets);
   DropPrimalOnlyAttributes(out, f);
+  LowerIndirectBranches(out, f, vmap);
 
   // A by-value argument is the callee's own copy: in forward mode so is
   // its shadow (tangents written into it stay there). In reverse mode the

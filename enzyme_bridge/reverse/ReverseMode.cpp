@@ -404,6 +404,14 @@ static bool IsRecursive(Function &f) {
   return false;
 }
 
+/// Whether `f` jumps through block addresses (`goto *p`): inlined, its
+/// label table would send the jumps back into `f`.
+static bool HasComputedGoto(const Function &f) {
+  return any_of(f, [](const BasicBlock &bb) {
+    return isa<IndirectBrInst>(bb.getTerminator());
+  });
+}
+
 /// Whether `t` holds floating-point data beside data of other types.
 static bool MixesFloats(Type *t) {
   bool floats = false, others = false;
@@ -471,7 +479,8 @@ void ReverseEmitter::InlineModuleCalls() {
             callee == req_.fn || callee == &out_ ||
             callee->getFunctionType() != call->getFunctionType() ||
             RegisteredReverseRule(*callee) || HasBuiltinReverseRule(*callee) ||
-            FindRule(*call)) // libdevice linked in: its rule, not its body.
+            FindRule(*call) || // libdevice linked in: its rule, not its body.
+            HasComputedGoto(*callee)) // Its own derivative (ClonePrimal).
           continue;
         auto known = recursive.try_emplace(callee, false);
         if (known.second)
