@@ -326,4 +326,33 @@ AllocKind ClassifyAllocation(const CallBase &call) {
   return AllocKind::None;
 }
 
+bool CannotUnwind(const llvm::Function &f) {
+  llvm::SmallPtrSet<const llvm::Function *, 16> seen = {&f};
+  llvm::SmallVector<const llvm::Function *, 16> work = {&f};
+  while (!work.empty()) {
+    const llvm::Function *g = work.pop_back_val();
+    if (g->doesNotThrow())
+      continue;
+    if (g->isDeclaration())
+      return false;
+    for (const llvm::BasicBlock &bb : *g)
+      for (const llvm::Instruction &i : bb) {
+        if (llvm::isa<llvm::ResumeInst>(i) ||
+            llvm::isa<llvm::CleanupReturnInst>(i))
+          return false;
+        // An invoke's exception goes to its landing pad, which either
+        // handles it or reaches a `resume` (seen above).
+        const auto *call = llvm::dyn_cast<llvm::CallInst>(&i);
+        if (!call || call->doesNotThrow())
+          continue;
+        const llvm::Function *callee = CalledFunction(*call);
+        if (!callee)
+          return false;
+        if (seen.insert(callee).second)
+          work.push_back(callee);
+      }
+  }
+  return true;
+}
+
 } // namespace autodiff

@@ -80,6 +80,14 @@ bool ReturnsFreshMemory(const llvm::Function &f);
 /// The called function when the callee is a function behind casts, else null.
 llvm::Function *CalledFunction(const llvm::CallBase &call);
 
+/// Whether no call of `f`, as its body in this module reads, can end in an
+/// exception: no `resume`, and every call that is not `nounwind` goes to a
+/// function of the module that cannot unwind either (recursion included).
+/// Judged on the body, not on attributes, so a `linkonce_odr` template
+/// (std::sort's recursive helpers, whose attributes LLVM may not infer)
+/// qualifies; the derivatives built from this body run this body's code.
+bool CannotUnwind(const llvm::Function &f);
+
 } // namespace autodiff
 
 #endif // AUTODIFF_ENZYME_BRIDGE_KNOWNFUNCTIONS_H

@@ -9,6 +9,7 @@
 #include "enzyme_bridge/analysis/TypeAnalysis.h"
 
 #include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/analysis/BitCopies.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/DataLayout.h"
@@ -365,7 +366,27 @@ public:
       for (const auto &[off, b] : t.at)
         objects_[&a].Add(off, b);
     }
+    // Integer loads and stores that only copy bits (BitCopies.h) say
+    // nothing of the memory's type unless TBAA names it: their sides are
+    // joined like a memory transfer's, and an access is typed by its own
+    // integer type only where nothing else describes its bytes.
+    std::vector<BitCopyWeb> webs = FindBitCopyWebs(f_);
+    SmallPtrSet<const Instruction *, 16> copies;
+    std::vector<std::vector<const Value *>> joined;
+    for (const BitCopyWeb &w : webs) {
+      std::vector<const Value *> sides;
+      for (const LoadInst *l : w.loads)
+        if (OfTbaa(*l, ctx).kind == BaseType::Unknown && copies.insert(l).second)
+          sides.push_back(l->getPointerOperand());
+      for (const StoreInst *s : w.stores)
+        if (OfTbaa(*s, ctx).kind == BaseType::Unknown && copies.insert(s).second)
+          sides.push_back(s->getPointerOperand());
+      if (sides.size() > 1)
+        joined.push_back(std::move(sides));
+    }
     for (const Instruction &i : instructions(f_)) {
+      if (copies.count(&i))
+        continue;
       if (const auto *l = dyn_cast<LoadInst>(&i))
         AddAccess(l->getPointerOperand(), l->getType(), OfTbaa(i, ctx));
       else if (const auto *s = dyn_cast<StoreInst>(&i))
@@ -373,21 +394,54 @@ public:
                   OfTbaa(i, ctx));
     }
     AddCalleeFacts();
-    // Memory transfers: both sides hold the same data.
+    JoinCopies(joined);
+    bool typed = false;
+    for (const Instruction *i : copies) {
+      const Value *ptr = getLoadStorePointerOperand(i);
+      Type *t = getLoadStoreType(const_cast<Instruction *>(i));
+      if (!Describes(ptr, dl_.getTypeStoreSize(t)))
+        typed |= AddAccess(ptr, t, BaseType());
+    }
+    if (typed)
+      JoinCopies(joined);
+  }
+
+  /// Memory transfers and bit copies: both sides hold the same data.
+  void JoinCopies(const std::vector<std::vector<const Value *>> &joined) {
+    auto join = [&](const Value *a, const Value *b) {
+      auto [d, doff] = Locate(a, dl_);
+      auto [s, soff] = Locate(b, dl_);
+      return Copy(s, soff, d, doff) | Copy(d, doff, s, soff);
+    };
     for (int round = 0; round < 4; ++round) {
       bool changed = false;
-      for (const Instruction &i : instructions(f_)) {
-        const auto *mt = dyn_cast<MemTransferInst>(&i);
-        if (!mt)
-          continue;
-        auto [d, doff] = Locate(mt->getRawDest(), dl_);
-        auto [s, soff] = Locate(mt->getRawSource(), dl_);
-        changed |= Copy(s, soff, d, doff);
-        changed |= Copy(d, doff, s, soff);
-      }
+      for (const Instruction &i : instructions(f_))
+        if (const auto *mt = dyn_cast<MemTransferInst>(&i))
+          changed |= join(mt->getRawDest(), mt->getRawSource());
+      for (const std::vector<const Value *> &sides : joined)
+        for (size_t k = 1; k < sides.size(); ++k)
+          changed |= join(sides[0], sides[k]);
+
       if (!changed)
         break;
     }
+  }
+
+  /// Whether some fact names a byte of the `size` bytes at `ptr`, or the
+  /// object is an array of floats of that size (an element copied whole).
+  bool Describes(const Value *ptr, uint64_t size) {
+    auto [obj, off] = Locate(ptr, dl_);
+    auto it = objects_.find(obj);
+    if (it == objects_.end())
+      return false;
+    const MemoryTypes &mt = it->second;
+    if (off >= 0)
+      for (uint64_t k = 0; k < size; ++k)
+        if (mt.at.count(off + k))
+          return true;
+    auto all = mt.at.find(-1);
+    return all != mt.at.end() && all->second.kind == BaseType::Float &&
+           dl_.getTypeStoreSize(all->second.fp) == size;
   }
 
   /// A pointer passed to a function of the module points to memory of the
@@ -469,13 +523,38 @@ TypeInfo TypeInfo::Compute(const Function &f) {
 }
 
 MemoryTypes TypeInfo::TypesAt(const Value *ptr) const {
+  return TypesAt(ptr, 0);
+}
+
+MemoryTypes TypeInfo::TypesAt(const Value *ptr, unsigned depth) const {
   auto [obj, off] = Locate(ptr, f_->getDataLayout());
   auto it = objects_.find(obj);
-  if (it == objects_.end())
-    return MemoryTypes();
   MemoryTypes out;
-  for (const auto &[o, b] : it->second.at)
-    out.Add(o < 0 || off < 0 ? -1 : o - off, b);
+  if (it != objects_.end() && !it->second.Empty()) {
+    for (const auto &[o, b] : it->second.at)
+      out.Add(o < 0 || off < 0 ? -1 : o - off, b);
+    return out;
+  }
+  // Nothing is known of a pointer phi or select itself (an lcssa phi of a
+  // pointer that walked an array, read through only inside the loop):
+  // what is known of the pointers it chooses from, joined.
+  const auto *choice = dyn_cast<Instruction>(obj);
+  if (depth >= 4 || !choice ||
+      !(isa<PHINode>(choice) || isa<SelectInst>(choice)))
+    return out;
+  for (unsigned k = isa<SelectInst>(choice) ? 1 : 0;
+       k < choice->getNumOperands(); ++k) {
+    const Value *in = choice->getOperand(k);
+    const Value *from = Locate(in, f_->getDataLayout()).first;
+    // Null and undefined pointers (an empty vector's) hold nothing.
+    if (from == obj || isa<Constant>(from))
+      continue;
+    for (const auto &[o, b] : TypesAt(in, depth + 1).at)
+      out.Add(o < 0 || off < 0 ? -1 : o - off, b);
+  }
+  // Choices that disagree tell nothing reliable.
+  if (any_of(out.at, [](auto &e) { return e.second.kind == BaseType::Anything; }))
+    return MemoryTypes();
   return out;
 }
 

@@ -90,6 +90,8 @@ public:
 
   /// The memory types of the object `ptr` points into, with offsets
   /// relative to `ptr` itself.
+  /// Where nothing is known of the object itself and it is a pointer phi
+  /// or select, what is known of the pointers it chooses from.
   MemoryTypes TypesAt(const llvm::Value *ptr) const;
 
   /// For a memcpy/memmove: InvalidArgument naming the instruction when the
@@ -99,6 +101,7 @@ public:
   void Print(llvm::raw_ostream &os) const;
 
 private:
+  MemoryTypes TypesAt(const llvm::Value *ptr, unsigned depth) const;
   const llvm::Function *f_ = nullptr;
   /// Facts per underlying object, offsets relative to the object.
   llvm::MapVector<const llvm::Value *, MemoryTypes> objects_;

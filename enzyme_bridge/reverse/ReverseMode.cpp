@@ -11,6 +11,7 @@
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/reverse/DisjointArguments.h"
+#include "enzyme_bridge/reverse/FloatBitCopies.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "enzyme_bridge/rules/BlasRules.h"
 #include "enzyme_bridge/rules/Rules.h"
@@ -335,20 +336,33 @@ static void MoveDynamicAllocasToHeap(Function &f) {
 
 /// Inlining, promotion of stack slots, loops in simplified and LCSSA form,
 /// then the analyses and activity of the result.
-void ReverseEmitter::PrepareBody() {
-  InlineModuleCalls();
-  MarkReadOnlyModuleCalls();
-  // Allocations and inactive calls made through `invoke` (C++'s operator
-  // new, say) become plain calls: should one throw, the exception leaves
-  // the derivative without running the primal's cleanup code.
+/// Invokes that become plain calls: those of module functions whose bodies
+/// cannot unwind (exact: the landing pad was unreachable), and allocations
+/// and inactive calls (C++'s operator new, say: should one throw, the
+/// exception leaves the derivative without running the primal's cleanup
+/// code).
+static void ChangeInvokesToCalls(Function &f) {
   SmallVector<InvokeInst *, 8> invokes;
-  for (BasicBlock &bb : out_)
-    if (auto *inv = dyn_cast<InvokeInst>(bb.getTerminator()))
-      if (IsInactiveCall(*inv) || ClassifyAllocation(*inv) != AllocKind::None)
+  for (BasicBlock &bb : f)
+    if (auto *inv = dyn_cast<InvokeInst>(bb.getTerminator())) {
+      Function *callee = CalledFunction(*inv);
+      if (IsInactiveCall(*inv) ||
+          ClassifyAllocation(*inv) != AllocKind::None ||
+          (callee && !callee->isDeclaration() && CannotUnwind(*callee)))
         invokes.push_back(inv);
+    }
   for (InvokeInst *inv : invokes)
     changeToCall(inv);
-  removeUnreachableBlocks(out_);
+  removeUnreachableBlocks(f);
+}
+
+void ReverseEmitter::PrepareBody() {
+  // Before inlining, so that a `noinline` callee that cannot unwind stays
+  // out of line as in the primal; after, for the invokes inlining brought.
+  ChangeInvokesToCalls(out_);
+  InlineModuleCalls();
+  MarkReadOnlyModuleCalls();
+  ChangeInvokesToCalls(out_);
   // Stack slots stay alive until the reverse sweep is done with them: the
   // copy's lifetime markers go (the reverse sweep may read a slot again
   // after the primal's scope of it ended).
@@ -365,6 +379,7 @@ void ReverseEmitter::PrepareBody() {
   // rustc -O0's `[8 x i8]` allocas read and written as i64 or double), so
   // they need no shadow, tape or type analysis.
   ScalarReplaceSlots(out_);
+  RetypeFloatBitCopies(out_);
   if (!IsGpuModule(*out_.getParent()))
     MoveDynamicAllocasToHeap(out_);
   DefineVectorLanes(out_);

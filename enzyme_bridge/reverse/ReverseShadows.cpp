@@ -480,14 +480,16 @@ static Value *AllocationBytes(IRBuilder<> &b, CallBase &call) {
 }
 
 absl::Status ReverseEmitter::ShadowPointer(Instruction &i, bool receiver) {
-  bool derived = (isa<GetElementPtrInst>(i) || isa<BitCastInst>(i) ||
-                  isa<AddrSpaceCastInst>(i)) &&
-                 shadows_.count(i.getOperand(0));
+  // Addresses computed from one pointer (`freeze` too: the optimizer
+  // freezes a pointer a loop may leave undefined) share its shadow's
+  // computation.
+  bool fromOne = isa<GetElementPtrInst>(i) || isa<BitCastInst>(i) ||
+                 isa<AddrSpaceCastInst>(i) || isa<FreezeInst>(i);
+  bool derived = fromOne && shadows_.count(i.getOperand(0));
   if (!Active(&i) && !receiver && !derived)
     return absl::OkStatus();
   Value *shadow = nullptr;
-  if (isa<GetElementPtrInst>(i) || isa<BitCastInst>(i) ||
-      isa<AddrSpaceCastInst>(i)) {
+  if (fromOne) {
     Value *base = KnownShadow(i.getOperand(0));
     if (!base)
       return absl::OkStatus(); // Reported where the pointer is used.

@@ -1,0 +1,197 @@
+//===- enzyme_bridge/reverse/FloatBitCopies.cpp - Typed bit copies --------===//
+#include "enzyme_bridge/reverse/FloatBitCopies.h"
+
+#include "enzyme_bridge/analysis/BitCopies.h"
+#include "enzyme_bridge/analysis/TypeAnalysis.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+
+#include <optional>
+
+using namespace llvm;
+
+namespace autodiff {
+namespace {
+
+/// What the memory of one access of `bytes` bytes holds: nullopt when the
+/// analysis says nothing, null when it holds something other than one
+/// floating-point type at every lane, else that type.
+std::optional<Type *> LaneType(const MemoryTypes &mt, uint64_t bytes,
+                               const DataLayout &dl) {
+  BaseType first = mt.Lookup(0);
+  if (first.kind == BaseType::Unknown) {
+    // Nothing at the start: any fact inside the access is a conflict.
+    for (const auto &[off, b] : mt.at)
+      if (off >= 0 && static_cast<uint64_t>(off) < bytes &&
+          b.kind != BaseType::Unknown)
+        return nullptr;
+    return std::nullopt;
+  }
+  if (first.kind != BaseType::Float)
+    return nullptr;
+  uint64_t lane = dl.getTypeStoreSize(first.fp);
+  if (lane == 0 || bytes % lane != 0)
+    return nullptr;
+  for (uint64_t off = 0; off < bytes; ++off) {
+    auto it = mt.at.find(static_cast<int64_t>(off));
+    if (off % lane == 0) {
+      if (mt.Lookup(off) != first)
+        return nullptr;
+    } else if (it != mt.at.end() && it->second.kind != BaseType::Unknown) {
+      return nullptr;
+    }
+  }
+  return first.fp;
+}
+
+/// The floating-point type the web's values take, or null.
+Type *WebFloatType(const BitCopyWeb &web, const TypeInfo &types,
+                   const DataLayout &dl) {
+  uint64_t bytes = dl.getTypeStoreSize(web.type);
+  Type *lane = nullptr;
+  auto consider = [&](const Value *ptr) {
+    std::optional<Type *> t = LaneType(types.TypesAt(ptr), bytes, dl);
+    if (!t)
+      return true;
+    if (!*t || (lane && lane != *t))
+      return false;
+    lane = *t;
+    return true;
+  };
+  for (LoadInst *l : web.loads)
+    if (!consider(l->getPointerOperand()))
+      return nullptr;
+  for (StoreInst *s : web.stores)
+    if (!consider(s->getPointerOperand()))
+      return nullptr;
+  if (!lane)
+    return nullptr;
+  uint64_t lanes = bytes / dl.getTypeStoreSize(lane);
+  Type *t = lanes == 1 ? lane : FixedVectorType::get(lane, lanes);
+  // Lane shuffles keep their meaning only when lanes match one to one.
+  auto *vt = dyn_cast<FixedVectorType>(web.type);
+  bool shuffles = any_of(web.moves, [](Instruction *i) {
+    return isa<ShuffleVectorInst>(i);
+  });
+  if (shuffles && (!vt || !t->isVectorTy() ||
+                   cast<FixedVectorType>(t)->getNumElements() !=
+                       vt->getNumElements()))
+    return nullptr;
+  // A reinterpretation into or out of the web must fit the new type.
+  for (BitCastInst *bc : web.from_float)
+    if (dl.getTypeStoreSize(bc->getSrcTy()) != bytes)
+      return nullptr;
+  return t;
+}
+
+class Retyper {
+public:
+  Retyper(const BitCopyWeb &web, Type *t) : web_(web), t_(t) {}
+
+  void Run() {
+    for (LoadInst *l : web_.loads) {
+      IRBuilder<> b(l);
+      LoadInst *n = b.CreateAlignedLoad(t_, l->getPointerOperand(),
+                                        l->getAlign(), l->isVolatile());
+      n->setAAMetadata(l->getAAMetadata());
+      n->takeName(l);
+      new_[l] = n;
+    }
+    for (BitCastInst *bc : web_.from_float) {
+      Value *src = bc->getOperand(0);
+      new_[bc] = src->getType() == t_
+                     ? src
+                     : IRBuilder<>(bc).CreateBitCast(src, t_, bc->getName());
+    }
+    for (Instruction *m : web_.moves)
+      if (auto *phi = dyn_cast<PHINode>(m)) {
+        PHINode *n = PHINode::Create(t_, phi->getNumIncomingValues(), "",
+                                     phi->getIterator());
+        n->takeName(phi);
+        new_[phi] = n;
+      }
+    // Selects and shuffles in an order where their operands exist: a few
+    // passes over the (small) web.
+    for (bool progress = true; progress;) {
+      progress = false;
+      for (Instruction *m : web_.moves)
+        if (!new_.count(m) && Ready(*m)) {
+          new_[m] = Rebuild(*m);
+          progress = true;
+        }
+    }
+    for (Instruction *m : web_.moves)
+      if (auto *phi = dyn_cast<PHINode>(m))
+        for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k)
+          cast<PHINode>(new_[phi])->addIncoming(Map(phi->getIncomingValue(k)),
+                                                phi->getIncomingBlock(k));
+    for (StoreInst *s : web_.stores)
+      s->setOperand(0, Map(s->getValueOperand()));
+    for (BitCastInst *bc : web_.to_float) {
+      Value *v = Map(bc->getOperand(0));
+      if (v->getType() != bc->getType())
+        v = IRBuilder<>(bc).CreateBitCast(v, bc->getType());
+      bc->replaceAllUsesWith(v);
+      bc->eraseFromParent();
+    }
+    SmallVector<Instruction *, 16> old;
+    for (auto &[from, to] : new_)
+      old.push_back(from);
+    for (Instruction *i : old)
+      i->replaceAllUsesWith(PoisonValue::get(i->getType()));
+    for (Instruction *i : old)
+      i->eraseFromParent();
+  }
+
+private:
+  bool Ready(Instruction &m) {
+    return all_of(m.operands(), [&](Value *op) {
+      auto *i = dyn_cast<Instruction>(op);
+      return !i || op->getType() != web_.type || new_.count(i);
+    });
+  }
+
+  Value *Map(Value *v) {
+    if (auto *i = dyn_cast<Instruction>(v))
+      return new_.lookup(i);
+    return ConstantExpr::getBitCast(cast<Constant>(v), t_);
+  }
+
+  Value *Rebuild(Instruction &m) {
+    IRBuilder<> b(&m);
+    if (auto *sel = dyn_cast<SelectInst>(&m))
+      return b.CreateSelect(sel->getCondition(), Map(sel->getTrueValue()),
+                            Map(sel->getFalseValue()), sel->getName());
+    auto *sh = cast<ShuffleVectorInst>(&m);
+    return b.CreateShuffleVector(Map(sh->getOperand(0)), Map(sh->getOperand(1)),
+                                 sh->getShuffleMask(), sh->getName());
+  }
+
+  const BitCopyWeb &web_;
+  Type *t_;
+  DenseMap<Instruction *, Value *> new_;
+};
+
+} // namespace
+
+unsigned RetypeFloatBitCopies(Function &f) {
+  std::vector<BitCopyWeb> webs = FindBitCopyWebs(f);
+  if (webs.empty())
+    return 0;
+  TypeInfo types = TypeInfo::Compute(f);
+  const DataLayout &dl = f.getDataLayout();
+  SmallVector<std::pair<const BitCopyWeb *, Type *>, 8> chosen;
+  for (const BitCopyWeb &w : webs)
+    if (Type *t = WebFloatType(w, types, dl))
+      chosen.push_back({&w, t});
+  for (auto &[w, t] : chosen)
+    Retyper(*w, t).Run();
+  return chosen.size();
+}
+
+} // namespace autodiff
