@@ -205,26 +205,6 @@ static Value *HeapArray(IRBuilder<> &b, Value *array, Value *capacity) {
   return b.CreateSelect(local, ConstantPointerNull::get(b.getPtrTy()), array);
 }
 
-/// realloc(old, bytes); in GPU device code, which has malloc and free
-/// but no realloc, a new array holding the old one's `old_count` elements
-/// of `element_bytes`.
-static Value *Reallocate(IRBuilder<> &b, Value *old, Value *old_count,
-                         Value *element_bytes, Value *bytes) {
-  Module &m = *b.GetInsertBlock()->getModule();
-  Type *ptr = b.getPtrTy(), *i64 = b.getInt64Ty();
-  if (!IsGpuModule(m))
-    return b.CreateCall(m.getOrInsertFunction("realloc", ptr, ptr, i64),
-                        {old, bytes});
-  Value *array =
-      b.CreateCall(m.getOrInsertFunction("malloc", ptr, i64), {bytes});
-  // Copying 0 bytes from null is allowed; free(null) does nothing.
-  Value *oldBytes = b.CreateMul(old_count, element_bytes);
-  b.CreateMemCpy(array, MaybeAlign(), old, MaybeAlign(), oldBytes);
-  b.CreateCall(m.getOrInsertFunction("free", b.getVoidTy(), ptr),
-               {HeapArray(b, old, old_count)});
-  return array;
-}
-
 /// Stops the program with a message when the tape cannot be allocated.
 static void CheckAllocated(IRBuilder<> &b, Value *array, Function *f) {
   Module &m = *f->getParent();
@@ -235,6 +215,33 @@ static void CheckAllocated(IRBuilder<> &b, Value *array, Function *f) {
   IRBuilder<> fb(fail);
   EmitRuntimeAbort(fb, "autodiff: out of memory for the tape of a derivative\n");
   b.SetInsertPoint(ok);
+}
+
+/// realloc(old, bytes); in GPU device code, which has malloc and free
+/// but no realloc, a new array holding the old one's `old_count` elements
+/// of `element_bytes`. Stops the program with a message when the memory
+/// is not there (checked before the copy into it: after it, the optimizer
+/// takes the copied-into pointer for non-null and drops the check).
+static Value *Reallocate(IRBuilder<> &b, Value *old, Value *old_count,
+                         Value *element_bytes, Value *bytes) {
+  Module &m = *b.GetInsertBlock()->getModule();
+  Function *f = b.GetInsertBlock()->getParent();
+  Type *ptr = b.getPtrTy(), *i64 = b.getInt64Ty();
+  if (!IsGpuModule(m)) {
+    Value *array = b.CreateCall(
+        m.getOrInsertFunction("realloc", ptr, ptr, i64), {old, bytes});
+    CheckAllocated(b, array, f);
+    return array;
+  }
+  Value *array =
+      b.CreateCall(m.getOrInsertFunction("malloc", ptr, i64), {bytes});
+  CheckAllocated(b, array, f);
+  // Copying 0 bytes from null is allowed; free(null) does nothing.
+  Value *oldBytes = b.CreateMul(old_count, element_bytes);
+  b.CreateMemCpy(array, MaybeAlign(), old, MaybeAlign(), oldBytes);
+  b.CreateCall(m.getOrInsertFunction("free", b.getVoidTy(), ptr),
+               {HeapArray(b, old, old_count)});
+  return array;
 }
 
 /// `void reserve(ptr capacity, i64 need, ptr slot...)`: makes room for
@@ -297,7 +304,6 @@ Function *ReverseEmitter::ReserveFunction(LoopTape &t, unsigned number,
     Value *size = b.getInt64(dl.getTypeAllocSize(t.caches[k].second));
     Value *bytes = b.CreateMul(room, size);
     Value *array = Reallocate(b, old, now, size, bytes);
-    CheckAllocated(b, array, f);
     b.CreateStore(array, slot);
   }
   b.CreateBr(done);
