@@ -12,6 +12,7 @@
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/GpuKernels.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
+#include "enzyme_bridge/reverse/WarpAggregation.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
@@ -25,6 +26,13 @@ void ReverseEmitter::AtomicAccumulate(Value *shadow, Value *adjoint,
                                       Align align) {
   Type *t = adjoint->getType();
   if (t->isFloatingPointTy()) {
+    auto *pt = cast<PointerType>(shadow->getType());
+    if (Function *add = WarpAggregatedAdd(*out_.getParent(), t, pt);
+        add && align >= Align(out_.getParent()->getDataLayout()
+                                  .getTypeStoreSize(t))) {
+      rb_.CreateCall(add, {shadow, adjoint});
+      return;
+    }
     rb_.CreateAtomicRMW(AtomicRMWInst::FAdd, shadow, adjoint, align,
                         AtomicOrdering::Monotonic);
     return;

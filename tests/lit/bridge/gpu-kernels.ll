@@ -8,7 +8,7 @@
 ; Thread-private x[i]: plain when the launch is one-dimensional.
 ; CHECK: %one.dimensional{{[0-9]*}} = icmp eq i32
 ; CHECK: accumulate.atomic{{[0-9]*}}:
-; CHECK-NEXT: atomicrmw fadd ptr {{.*}} monotonic
+; CHECK-NEXT: call void @__autodiff_warp_fadd.f64.p0(ptr
 ;
 ; Forward mode: tangents through libdevice math.
 ; CHECK-LABEL: define internal {{.*}}@fwddiffe__Z3mapPKdPdi(
@@ -16,7 +16,7 @@
 ; The gather: x[idx[i]] repeats, so its adjoint is added atomically.
 ; CHECK-LABEL: define internal {{.*}}@diffe__Z6gatherPKdPKiPdi(
 ; CHECK-NOT: one.dimensional
-; CHECK: atomicrmw fadd ptr {{.*}} monotonic
+; CHECK: call void @__autodiff_warp_fadd.f64.p0(ptr
 ;
 ; Shared memory: its shadow is zeroed at entry; the barrier is mirrored;
 ; atomicAdd(out, a) gives a the adjoint of *out.
