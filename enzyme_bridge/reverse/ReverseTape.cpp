@@ -45,11 +45,18 @@ static AllocaInst *EntryAlloca(Function &f, Type *t, const Twine &name) {
 }
 
 /// Where the forward sweep caches `i`: right after it; for a phi at the
-/// end of its block (a loop header's first instructions reserve the room).
-static BasicBlock::iterator AfterDef(Instruction &i) {
+/// end of its block (a loop header's first instructions reserve the room);
+/// for an invoke at the start of its normal destination (null when that
+/// block has other predecessors, where the result is not available).
+static Instruction *AfterDef(Instruction &i) {
   if (isa<PHINode>(i))
-    return i.getParent()->getTerminator()->getIterator();
-  return std::next(i.getIterator());
+    return i.getParent()->getTerminator();
+  if (auto *inv = dyn_cast<InvokeInst>(&i)) {
+    BasicBlock *normal = inv->getNormalDest();
+    return normal->getSinglePredecessor() ? &*normal->getFirstInsertionPt()
+                                          : nullptr;
+  }
+  return i.getNextNode();
 }
 
 void ReverseEmitter::CreateLoopTapes() {
@@ -442,7 +449,15 @@ Value *ReverseEmitter::LoadFromCache(Instruction &i) {
   Loop *l = loop_of_.lookup(i.getParent());
   AllocaInst *&slot = caches_[&i];
   if (!slot) {
-    fb_.SetInsertPoint(i.getParent(), AfterDef(i));
+    Instruction *after = AfterDef(i);
+    if (!after) {
+      if (lookup_error_.ok())
+        lookup_error_ = Unsupported(i, "keeping the result of an invoke "
+                                       "whose normal destination has other "
+                                       "predecessors");
+      return PoisonValue::get(ty);
+    }
+    fb_.SetInsertPoint(after);
     if (!l) {
       RecordCache(i);
       slot = EntryAlloca(out_, ty, i.getName() + ".cache");
