@@ -14,6 +14,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -153,6 +154,12 @@ std::string MemoryTypes::ToString() const {
     first = false;
     s += "[" + std::to_string(off) + "]:" + t.ToString();
   }
+  for (const auto &[phase, t] : periodic) {
+    s += first ? "" : ", ";
+    first = false;
+    s += "[" + std::to_string(phase) + " mod " + std::to_string(period) +
+         "]:" + t.ToString();
+  }
   return s + "}";
 }
 
@@ -238,6 +245,102 @@ std::pair<const Value *, int64_t> Locate(const Value *ptr,
   return {ptr, variable ? -1 : total};
 }
 
+/// Where a pointer points: its object and constant offset, or -1 when an
+/// index known only at run time moves it. When that index walks an array
+/// of aggregates (`p[i].field`, the only such index), the offset within
+/// the element is kept: `period` is the element's size, `phase` the offset.
+struct Place {
+  const Value *obj = nullptr;
+  int64_t off = 0;
+  int64_t period = 0;
+  int64_t phase = 0;
+
+  /// `bytes` further on.
+  Place Shift(int64_t bytes) const {
+    Place p = *this;
+    if (off >= 0)
+      p.off = off + bytes;
+    else if (period > 0)
+      p.phase = ((phase + bytes) % period + period) % period;
+    return p;
+  }
+};
+
+/// A GEP's variable index walking an array of aggregates: the element's
+/// size, and the GEP's constant bytes; nullopt for any other GEP.
+std::optional<std::pair<int64_t, int64_t>>
+AggregateStride(const GEPOperator &gep, const DataLayout &dl) {
+  int64_t stride = 0, constant = 0;
+  for (gep_type_iterator it = gep_type_begin(gep), end = gep_type_end(gep);
+       it != end; ++it) {
+    const auto *ci = dyn_cast<ConstantInt>(it.getOperand());
+    if (StructType *st = it.getStructTypeOrNull()) {
+      if (!ci)
+        return std::nullopt;
+      constant += dl.getStructLayout(st)->getElementOffset(ci->getZExtValue());
+      continue;
+    }
+    int64_t size = it.getSequentialElementStride(dl).getFixedValue();
+    if (ci) {
+      constant += ci->getSExtValue() * size;
+      continue;
+    }
+    Type *elem = it.getIndexedType();
+    if (stride != 0 || size <= 0 || !(elem->isStructTy() || elem->isArrayTy()))
+      return std::nullopt;
+    stride = size;
+  }
+  if (stride == 0)
+    return std::nullopt;
+  return std::make_pair(stride, constant);
+}
+
+Place LocatePlace(const Value *ptr, const DataLayout &dl) {
+  int64_t total = 0, period = 0;
+  unsigned variables = 0;
+  while (true) {
+    APInt off(dl.getIndexTypeSizeInBits(ptr->getType()), 0);
+    ptr = ptr->stripAndAccumulateConstantOffsets(dl, off,
+                                                 /*AllowNonInbounds=*/true);
+    total += off.getSExtValue();
+    if (const auto *gep = dyn_cast<GEPOperator>(ptr)) {
+      ++variables;
+      if (auto stride = AggregateStride(*gep, dl)) {
+        period = stride->first;
+        total += stride->second;
+      }
+      ptr = gep->getPointerOperand();
+      continue;
+    }
+    break;
+  }
+  if (variables == 0)
+    return {ptr, total};
+  if (variables == 1 && period > 0)
+    return {ptr, -1, period, (total % period + period) % period};
+  return {ptr, -1};
+}
+
+/// The facts of `mt` (an object's) relative to a pointer at `p` into it:
+/// periodic facts laid out for one element from the pointer on when the
+/// pointer's place in an element is known, else as facts at every offset.
+MemoryTypes Materialize(const MemoryTypes &mt, const Place &p) {
+  MemoryTypes out;
+  for (const auto &[o, b] : mt.at)
+    out.Add(o < 0 || p.off < 0 ? -1 : o - p.off, b);
+  if (mt.period <= 0)
+    return out;
+  std::optional<int64_t> phase;
+  if (p.off >= 0)
+    phase = p.off % mt.period;
+  else if (p.period == mt.period)
+    phase = p.phase;
+  for (const auto &[q, b] : mt.periodic)
+    out.Add(phase ? ((q - *phase) % mt.period + mt.period) % mt.period : -1,
+            b);
+  return out;
+}
+
 BaseType OfLlvmType(Type *t) {
   BaseType b;
   if (t->isFloatingPointTy()) {
@@ -296,60 +399,86 @@ public:
         depth_(depth) {}
 
   bool AddAccess(const Value *ptr, Type *t, BaseType tbaa) {
-    auto [obj, off] = Locate(ptr, dl_);
-    bool changed = AddType(obj, off, t, tbaa);
+    Place at = LocatePlace(ptr, dl_);
+    bool changed = AddType(at, t, tbaa);
     // A pointer chosen by a phi or select (buffers swapped in a time loop)
     // accesses each of the objects it may choose.
-    SmallVector<std::pair<const Value *, int64_t>, 4> work = {{obj, off}};
-    SmallPtrSet<const Value *, 8> seen = {obj};
+    SmallVector<Place, 4> work = {at};
+    SmallPtrSet<const Value *, 8> seen = {at.obj};
     while (!work.empty()) {
-      auto [o, base] = work.pop_back_val();
+      Place base = work.pop_back_val();
       SmallVector<const Value *, 4> choices;
-      if (const auto *phi = dyn_cast<PHINode>(o))
+      if (const auto *phi = dyn_cast<PHINode>(base.obj))
         choices.append(phi->incoming_values().begin(),
                        phi->incoming_values().end());
-      else if (const auto *sel = dyn_cast<SelectInst>(o))
+      else if (const auto *sel = dyn_cast<SelectInst>(base.obj))
         choices = {sel->getTrueValue(), sel->getFalseValue()};
       for (const Value *c : choices) {
-        auto [co, coff] = Locate(c, dl_);
-        int64_t at = base < 0 || coff < 0 ? -1 : base + coff;
-        if (seen.size() < 16 && seen.insert(co).second) {
-          changed |= AddType(co, at, t, tbaa);
-          work.push_back({co, at});
+        Place in = Through(LocatePlace(c, dl_), base);
+        if (seen.size() < 16 && seen.insert(in.obj).second) {
+          changed |= AddType(in, t, tbaa);
+          work.push_back(in);
         }
       }
     }
     return changed;
   }
 
-  bool AddType(const Value *obj, int64_t off, Type *t, BaseType tbaa) {
+  /// Where `base` (a place in a phi's or select's object) lies in the
+  /// object of the pointer `in` that the phi or select chose.
+  static Place Through(Place in, const Place &base) {
+    if (base.off >= 0)
+      return in.Shift(base.off);
+    if (in.off >= 0 && base.period > 0)
+      return Place{in.obj, -1, base.period, 0}.Shift(in.off + base.phase);
+    return Place{in.obj, -1};
+  }
+
+  /// Records one fact at `p`; an array of aggregates indexed at run time
+  /// keeps it per element (a second element size for the same object
+  /// falls back to "every offset").
+  bool AddLeaf(const Place &p, BaseType b) {
+    MemoryTypes &mt = objects_[p.obj];
+    if (p.off >= 0)
+      return mt.Add(p.off, b);
+    if (p.period > 0 && (mt.period == 0 || mt.period == p.period)) {
+      mt.period = p.period;
+      BaseType &slot = mt.periodic[p.phase];
+      BaseType joined = slot.Join(b);
+      if (b.kind == BaseType::Unknown || joined == slot)
+        return false;
+      slot = joined;
+      return true;
+    }
+    return mt.Add(-1, b);
+  }
+
+  bool AddType(const Place &p, Type *t, BaseType tbaa) {
     bool changed = false;
     if (auto *st = dyn_cast<StructType>(t)) {
       const StructLayout *sl = dl_.getStructLayout(st);
       for (unsigned i = 0; i < st->getNumElements(); ++i)
-        changed |= AddType(obj, off < 0 ? -1 : off + sl->getElementOffset(i),
+        changed |= AddType(p.Shift(sl->getElementOffset(i)),
                            st->getElementType(i), BaseType());
       return changed;
     }
     if (auto *at = dyn_cast<ArrayType>(t)) {
       uint64_t sz = dl_.getTypeAllocSize(at->getElementType());
       for (uint64_t i = 0; i < at->getNumElements() && i < 64; ++i)
-        changed |= AddType(obj, off < 0 ? -1 : off + i * sz,
-                           at->getElementType(), BaseType());
+        changed |= AddType(p.Shift(i * sz), at->getElementType(), BaseType());
       return changed;
     }
     if (auto *vt = dyn_cast<FixedVectorType>(t)) {
       uint64_t sz = dl_.getTypeAllocSize(vt->getElementType());
       for (unsigned i = 0; i < vt->getNumElements(); ++i)
-        changed |= AddType(obj, off < 0 ? -1 : off + i * sz,
-                           vt->getElementType(), BaseType());
+        changed |= AddType(p.Shift(i * sz), vt->getElementType(), BaseType());
       return changed;
     }
     BaseType b = OfLlvmType(t);
     // An integer access tagged as double is a copy of a double.
     if (tbaa.kind != BaseType::Unknown && b.kind == BaseType::Integer)
       b = tbaa;
-    return objects_[obj].Add(off, b);
+    return AddLeaf(p, b);
   }
 
   void Run() {
@@ -409,9 +538,8 @@ public:
   /// Memory transfers and bit copies: both sides hold the same data.
   void JoinCopies(const std::vector<std::vector<const Value *>> &joined) {
     auto join = [&](const Value *a, const Value *b) {
-      auto [d, doff] = Locate(a, dl_);
-      auto [s, soff] = Locate(b, dl_);
-      return Copy(s, soff, d, doff) | Copy(d, doff, s, soff);
+      Place d = LocatePlace(a, dl_), s = LocatePlace(b, dl_);
+      return Copy(s, d) | Copy(d, s);
     };
     for (int round = 0; round < 4; ++round) {
       bool changed = false;
@@ -430,15 +558,14 @@ public:
   /// Whether some fact names a byte of the `size` bytes at `ptr`, or the
   /// object is an array of floats of that size (an element copied whole).
   bool Describes(const Value *ptr, uint64_t size) {
-    auto [obj, off] = Locate(ptr, dl_);
-    auto it = objects_.find(obj);
+    Place p = LocatePlace(ptr, dl_);
+    auto it = objects_.find(p.obj);
     if (it == objects_.end())
       return false;
-    const MemoryTypes &mt = it->second;
-    if (off >= 0)
-      for (uint64_t k = 0; k < size; ++k)
-        if (mt.at.count(off + k))
-          return true;
+    MemoryTypes mt = Materialize(it->second, p);
+    for (uint64_t k = 0; k < size; ++k)
+      if (mt.at.count(k))
+        return true;
     auto all = mt.at.find(-1);
     return all != mt.at.end() && all->second.kind == BaseType::Float &&
            dl_.getTypeStoreSize(all->second.fp) == size;
@@ -469,9 +596,12 @@ public:
         auto it = facts->find(callee->getArg(k));
         if (it == facts->end())
           continue;
-        auto [obj, off] = Locate(call->getArgOperand(k), dl_);
-        for (const auto &[at, b] : it->second.at)
-          objects_[obj].Add(at < 0 || off < 0 ? -1 : off + at, b);
+        Place arg = LocatePlace(call->getArgOperand(k), dl_);
+        const MemoryTypes &param = it->second;
+        for (const auto &[at, b] : param.at)
+          AddLeaf(at < 0 ? Place{arg.obj, -1} : arg.Shift(at), b);
+        for (const auto &[phase, b] : param.periodic)
+          AddLeaf(Through(arg, Place{nullptr, -1, param.period, phase}), b);
       }
     }
   }
@@ -488,18 +618,17 @@ public:
     return &slot;
   }
 
-  bool Copy(const Value *from, int64_t foff, const Value *to, int64_t toff) {
-    auto it = objects_.find(from);
+  /// What is known at `from` holds at `to` (a copy between them).
+  bool Copy(const Place &from, const Place &to) {
+    auto it = objects_.find(from.obj);
     if (it == objects_.end())
       return false;
-    MemoryTypes src = it->second;
+    MemoryTypes src = Materialize(it->second, from);
     bool changed = false;
-    for (const auto &[off, b] : src.at) {
-      int64_t rel = off < 0 || foff < 0 ? -1 : off - foff;
+    for (const auto &[rel, b] : src.at) {
       if (rel < -1)
         continue;
-      int64_t dst = rel < 0 || toff < 0 ? -1 : toff + rel;
-      changed |= objects_[to].Add(dst, b);
+      changed |= AddLeaf(rel < 0 ? Place{to.obj, -1} : to.Shift(rel), b);
     }
     return changed;
   }
@@ -527,14 +656,13 @@ MemoryTypes TypeInfo::TypesAt(const Value *ptr) const {
 }
 
 MemoryTypes TypeInfo::TypesAt(const Value *ptr, unsigned depth) const {
-  auto [obj, off] = Locate(ptr, f_->getDataLayout());
+  Place p = LocatePlace(ptr, f_->getDataLayout());
+  const Value *obj = p.obj;
+  int64_t off = p.off;
   auto it = objects_.find(obj);
   MemoryTypes out;
-  if (it != objects_.end() && !it->second.Empty()) {
-    for (const auto &[o, b] : it->second.at)
-      out.Add(o < 0 || off < 0 ? -1 : o - off, b);
-    return out;
-  }
+  if (it != objects_.end() && !it->second.Empty())
+    return Materialize(it->second, p);
   // Nothing is known of a pointer phi or select itself (an lcssa phi of a
   // pointer that walked an array, read through only inside the loop):
   // what is known of the pointers it chooses from, joined.

@@ -52,7 +52,13 @@ struct BaseType {
 /// every offset (an array of unknown length).
 struct MemoryTypes {
   std::map<int64_t, BaseType> at;
-  bool Empty() const { return at.empty(); }
+  /// Facts of an array of aggregates indexed at run time (`p[i].field`):
+  /// the type at every offset `phase + k * period`. Only the analysis
+  /// keeps these; what TypesAt returns has them laid out at offsets
+  /// relative to the pointer asked about (one element's worth).
+  int64_t period = 0;
+  std::map<int64_t, BaseType> periodic;
+  bool Empty() const { return at.empty() && periodic.empty(); }
   /// The type at `offset` (falls back to the -1 entry).
   BaseType Lookup(int64_t offset) const;
   /// Adds a fact; returns whether anything changed.
