@@ -329,10 +329,10 @@ absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
     return absl::OkStatus();
   bool copy = isa<LoadInst>(i) ? IsMovedBits(&i)
                                : IsCopiedBits(cast<StoreInst>(i).getValueOperand());
-  if (!copy)
-    return absl::OkStatus();
   if (!types_)
     types_.emplace(TypeInfo::Compute(out_));
+  if (!copy)
+    return IntegerOverFloats(i, ptr, ty);
   MemoryTypes mt = types_->TypesAt(ptr);
   int64_t size = out_.getDataLayout().getTypeStoreSize(ty);
   bool known = false;
@@ -385,10 +385,81 @@ absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
   return absl::OkStatus();
 }
 
+static bool IsNullShadow(const Value *s, unsigned depth = 0);
+
+/// Whether integer `v`, through integer arithmetic, may be stored,
+/// returned, passed on, or turned into a float or a pointer: used as an
+/// index, a bound or in a comparison, it carries nothing back.
+static bool MayReachMemoryOrFloat(const Value *v,
+                                  SmallPtrSetImpl<const Value *> &seen) {
+  if (!seen.insert(v).second)
+    return false;
+  if (seen.size() > 64)
+    return true;
+  for (const User *u : v->users()) {
+    if (isa<ICmpInst>(u) || isa<SwitchInst>(u) || isa<GetElementPtrInst>(u) ||
+        isa<SIToFPInst>(u) || isa<UIToFPInst>(u))
+      continue;
+    if (const auto *sel = dyn_cast<SelectInst>(u); sel && sel->getCondition() == v)
+      continue;
+    bool integerStep = isa<BinaryOperator>(u) || isa<TruncInst>(u) ||
+                       isa<ZExtInst>(u) || isa<SExtInst>(u) ||
+                       isa<PHINode>(u) || isa<SelectInst>(u) ||
+                       isa<FreezeInst>(u);
+    if (!integerStep || !u->getType()->isIntOrIntVectorTy() ||
+        MayReachMemoryOrFloat(u, seen))
+      return true;
+  }
+  return false;
+}
+
+/// An integer load or store that is not a copy of raw bits, on memory that
+/// holds (or may hold) active floating-point data. A constant stored there
+/// replaces the float: its adjoint is cleared. Bits read and computed with
+/// (a sign flip by xor, an exponent increment) or an integer of unknown
+/// origin stored there have derivatives the core does not know: a
+/// diagnostic, not a dropped or leaked adjoint.
+absl::Status ReverseEmitter::IntegerOverFloats(Instruction &i, Value *ptr,
+                                               Type *ty) {
+  MemoryTypes mt = types_->TypesAt(ptr);
+  int64_t size = out_.getDataLayout().getTypeStoreSize(ty);
+  // The access's first byte as the analysis says (its own entry, else
+  // "every offset"); the bytes after it only by their own entries (the
+  // inside of an integer field is not the array of doubles beside it).
+  bool floats = false;
+  for (int64_t off = 0; off < size; ++off) {
+    auto entry = mt.at.find(off);
+    BaseType::Kind kind = entry != mt.at.end() ? entry->second.kind
+                          : off == 0           ? mt.Lookup(0).kind
+                                               : BaseType::Unknown;
+    floats |= kind == BaseType::Float || kind == BaseType::Anything;
+  }
+  if (!floats)
+    return absl::OkStatus();
+  if (auto *load = dyn_cast<LoadInst>(&i)) {
+    SmallPtrSet<const Value *, 16> seen;
+    if (!MayReachMemoryOrFloat(load, seen))
+      return absl::OkStatus();
+    return Unsupported(i, "integer arithmetic on the bits of memory that "
+                          "holds active floating-point data (type analysis: " +
+                              mt.ToString() + ")");
+  }
+  auto &store = cast<StoreInst>(i);
+  if (!isa<Constant>(store.getValueOperand()))
+    return Unsupported(i, "storing a computed integer over memory that "
+                          "holds active floating-point data (type analysis: " +
+                              mt.ToString() + ")");
+  Value *shadow = LookupShadow(ptr);
+  if (shadow && !IsNullShadow(shadows_.lookup(ptr)))
+    rb_.CreateAlignedStore(Constant::getNullValue(ty), shadow,
+                           store.getAlign());
+  return absl::OkStatus();
+}
+
 /// Whether shadow pointer `s` (a forward-sweep value) is null by
 /// construction: the placeholder of an inactive pointer field, or an
 /// address computed from one. Adjoints must never go through it.
-static bool IsNullShadow(const Value *s, unsigned depth = 0) {
+static bool IsNullShadow(const Value *s, unsigned depth) {
   if (isa<ConstantPointerNull>(s))
     return true;
   if (depth > 12)

@@ -16,6 +16,7 @@
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "support/StatusMacros.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -337,11 +338,33 @@ void ReverseEmitter::EmitFieldCopyAdjoint(Value *dst, Value *src,
     rb_.CreateStore(rb_.CreateFAdd(rb_.CreateLoad(adj->getType(), s), adj), s);
 }
 
+/// A copy of active floating-point data into a global without a shadow
+/// would drop its adjoint: a diagnostic, unless the global was declared
+/// inactive.
+absl::Status ReverseEmitter::CheckCopyIntoUnshadowed(MemIntrinsic &mi) {
+  auto *transfer = dyn_cast<MemTransferInst>(&mi);
+  if (!transfer || !shadows_.count(transfer->getSource()) ||
+      !isa<GlobalVariable>(getUnderlyingObject(mi.getDest())) ||
+      InInactiveGlobal(mi.getDest()))
+    return absl::OkStatus();
+  if (!types_)
+    types_.emplace(TypeInfo::Compute(out_));
+  MemoryTypes t = types_->TypesAt(transfer->getSource());
+  if (none_of(t.at, [](auto &e) {
+        return e.second.kind == BaseType::Float ||
+               e.second.kind == BaseType::Anything;
+      }))
+    return absl::OkStatus();
+  return ErrorAt(absl::StatusCode::kUnimplemented, mi,
+                 "copying active data into memory whose shadow is unknown; " +
+                     NoShadowAdvice(*mi.getDest()));
+}
+
 absl::Status ReverseEmitter::VisitMemoryIntrinsic(CallBase &call) {
   auto &mi = cast<MemIntrinsic>(call);
   Value *dst = LookupShadow(mi.getDest());
   if (!dst)
-    return absl::OkStatus();
+    return CheckCopyIntoUnshadowed(mi);
   Value *len = Lookup(mi.getLength());
   if (isa<MemSetInst>(mi)) {
     // The memory was overwritten: its adjoint is consumed.

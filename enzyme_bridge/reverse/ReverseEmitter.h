@@ -377,6 +377,9 @@ private:
   /// x86 SIMD intrinsics of hand-written `_mm*` code (linear ones, blends,
   /// max/min): false for others (ReverseSpecialMath.cpp).
   bool VisitX86Intrinsic(llvm::CallBase &call);
+  absl::Status CheckCopyIntoUnshadowed(llvm::MemIntrinsic &mi);
+  absl::Status IntegerOverFloats(llvm::Instruction &i, llvm::Value *ptr,
+                                 llvm::Type *ty);
   absl::Status CheckNoFloatBits(llvm::Instruction &i, llvm::Value *ptr,
                                 llvm::Type *ty);
   bool Active(const llvm::Value *v) const { return activity_->IsActive(v); }

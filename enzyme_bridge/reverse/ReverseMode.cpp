@@ -427,6 +427,30 @@ static bool HasComputedGoto(const Function &f) {
   });
 }
 
+/// Whether `f` hands raw bits across its boundary as integers: returns an
+/// integer it loaded, or stores an integer parameter. Kept out of line, the
+/// bits of a double copied through it (`int64_t getbits(const double *)`)
+/// would lose their derivative; inlined, the copy is typed by the memory
+/// it moves (FloatBitCopies.h).
+static bool PassesIntegerBits(const Function &f) {
+  auto wide = [](const Type *t) {
+    return t->isIntOrIntVectorTy() && t->getScalarSizeInBits() >= 32;
+  };
+  for (const BasicBlock &bb : f)
+    for (const Instruction &i : bb) {
+      if (const auto *ret = dyn_cast<ReturnInst>(&i)) {
+        const Value *v = ret->getReturnValue();
+        if (v && wide(v->getType()) && isa<LoadInst>(v))
+          return true;
+      } else if (const auto *st = dyn_cast<StoreInst>(&i)) {
+        const Value *v = st->getValueOperand();
+        if (isa<Argument>(v) && wide(v->getType()))
+          return true;
+      }
+    }
+  return false;
+}
+
 /// Whether `t` holds floating-point data beside data of other types.
 static bool MixesFloats(Type *t) {
   bool floats = false, others = false;
@@ -455,7 +479,7 @@ static bool KeptOutOfLine(const CallBase &call, const Function &callee) {
   if (!call.isNoInline() && !callee.hasFnAttribute(Attribute::NoInline))
     return false;
 
-  if (!isa<CallInst>(call) || callee.isVarArg())
+  if (!isa<CallInst>(call) || callee.isVarArg() || PassesIntegerBits(callee))
     return false;
   for (unsigned k = 0; k < callee.arg_size(); ++k)
     if (callee.hasParamAttribute(k, Attribute::ByVal) ||
