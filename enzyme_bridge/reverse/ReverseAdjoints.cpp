@@ -203,6 +203,27 @@ absl::Status ReverseEmitter::visitUnaryOperator(UnaryOperator &i) {
   return Active(&i) ? ApplyRule(i) : absl::OkStatus();
 }
 
+/// Whether `u` only decides something with `v` (a comparison, a switch,
+/// an ordering, a select's condition): no bits of `v` pass through it.
+static bool IsDecision(const User &u, const Value *v) {
+  if (isa<ICmpInst>(u) || isa<SwitchInst>(u))
+    return true;
+  if (const auto *ii = dyn_cast<IntrinsicInst>(&u))
+    if (ii->getIntrinsicID() == Intrinsic::scmp ||
+        ii->getIntrinsicID() == Intrinsic::ucmp)
+      return true; // An ordering (-1, 0, 1), not the bits.
+  const auto *sel = dyn_cast<SelectInst>(&u);
+  return sel && sel->getCondition() == v;
+}
+
+/// Whether `u` computes an integer from its integer operands.
+static bool IsIntegerStep(const User &u) {
+  return (isa<BinaryOperator>(u) || isa<TruncInst>(u) || isa<ZExtInst>(u) ||
+          isa<SExtInst>(u) || isa<PHINode>(u) || isa<SelectInst>(u) ||
+          isa<FreezeInst>(u)) &&
+         u.getType()->isIntOrIntVectorTy();
+}
+
 /// Whether the integer bits `v` of a float only decide comparisons (Rust's
 /// f64::total_cmp: to_bits, shifts and xors, then a compare): no value made
 /// from them is stored, returned, passed on or turned back into a float,
@@ -213,21 +234,9 @@ static bool OnlyCompared(const Value *v, SmallPtrSetImpl<const Value *> &seen) {
   if (seen.size() > 64)
     return false;
   for (const User *u : v->users()) {
-    if (isa<ICmpInst>(u) || isa<SwitchInst>(u))
+    if (IsDecision(*u, v))
       continue;
-    if (const auto *ii = dyn_cast<IntrinsicInst>(u))
-      if (ii->getIntrinsicID() == Intrinsic::scmp ||
-          ii->getIntrinsicID() == Intrinsic::ucmp)
-        continue; // An ordering (-1, 0, 1), not the bits.
-    if (const auto *sel = dyn_cast<SelectInst>(u))
-      if (sel->getCondition() == v)
-        continue;
-    bool integerStep = isa<BinaryOperator>(u) || isa<TruncInst>(u) ||
-                       isa<ZExtInst>(u) || isa<SExtInst>(u) ||
-                       isa<PHINode>(u) || isa<SelectInst>(u) ||
-                       isa<FreezeInst>(u);
-    if (!integerStep || !u->getType()->isIntOrIntVectorTy() ||
-        !OnlyCompared(u, seen))
+    if (!IsIntegerStep(*u) || !OnlyCompared(u, seen))
       return false;
   }
   return true;
@@ -397,17 +406,10 @@ static bool MayReachMemoryOrFloat(const Value *v,
   if (seen.size() > 64)
     return true;
   for (const User *u : v->users()) {
-    if (isa<ICmpInst>(u) || isa<SwitchInst>(u) || isa<GetElementPtrInst>(u) ||
-        isa<SIToFPInst>(u) || isa<UIToFPInst>(u))
+    if (IsDecision(*u, v) || isa<GetElementPtrInst>(u) || isa<SIToFPInst>(u) ||
+        isa<UIToFPInst>(u))
       continue;
-    if (const auto *sel = dyn_cast<SelectInst>(u); sel && sel->getCondition() == v)
-      continue;
-    bool integerStep = isa<BinaryOperator>(u) || isa<TruncInst>(u) ||
-                       isa<ZExtInst>(u) || isa<SExtInst>(u) ||
-                       isa<PHINode>(u) || isa<SelectInst>(u) ||
-                       isa<FreezeInst>(u);
-    if (!integerStep || !u->getType()->isIntOrIntVectorTy() ||
-        MayReachMemoryOrFloat(u, seen))
+    if (!IsIntegerStep(*u) || MayReachMemoryOrFloat(u, seen))
       return true;
   }
   return false;
