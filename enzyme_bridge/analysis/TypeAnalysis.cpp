@@ -502,13 +502,19 @@ public:
     std::vector<BitCopyWeb> webs = FindBitCopyWebs(f_);
     SmallPtrSet<const Instruction *, 16> copies;
     std::vector<std::vector<const Value *>> joined;
+    // (An integer TBAA tag on a copy names the type the code moves the
+    // bits as, `long` in a generic swap, not what the memory holds.)
+    auto untyped = [&](const Instruction &i) {
+      BaseType::Kind k = OfTbaa(i, ctx).kind;
+      return k == BaseType::Unknown || k == BaseType::Integer;
+    };
     for (const BitCopyWeb &w : webs) {
       std::vector<const Value *> sides;
       for (const LoadInst *l : w.loads)
-        if (OfTbaa(*l, ctx).kind == BaseType::Unknown && copies.insert(l).second)
+        if (untyped(*l) && copies.insert(l).second)
           sides.push_back(l->getPointerOperand());
       for (const StoreInst *s : w.stores)
-        if (OfTbaa(*s, ctx).kind == BaseType::Unknown && copies.insert(s).second)
+        if (untyped(*s) && copies.insert(s).second)
           sides.push_back(s->getPointerOperand());
       if (sides.size() > 1)
         joined.push_back(std::move(sides));

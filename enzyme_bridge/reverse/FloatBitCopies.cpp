@@ -98,7 +98,12 @@ public:
       IRBuilder<> b(l);
       LoadInst *n = b.CreateAlignedLoad(t_, l->getPointerOperand(),
                                         l->getAlign(), l->isVolatile());
-      n->setAAMetadata(l->getAAMetadata());
+      // Without the type-based tag: it names the integer type the code
+      // moved the bits as (`long` in a generic swap), and alias analysis
+      // would take the access for one that cannot touch the doubles.
+      AAMDNodes aa = l->getAAMetadata();
+      aa.TBAA = aa.TBAAStruct = nullptr;
+      n->setAAMetadata(aa);
       n->takeName(l);
       new_[l] = n;
     }
@@ -130,8 +135,11 @@ public:
         for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k)
           cast<PHINode>(new_[phi])->addIncoming(Map(phi->getIncomingValue(k)),
                                                 phi->getIncomingBlock(k));
-    for (StoreInst *s : web_.stores)
+    for (StoreInst *s : web_.stores) {
       s->setOperand(0, Map(s->getValueOperand()));
+      s->setMetadata(LLVMContext::MD_tbaa, nullptr);
+      s->setMetadata(LLVMContext::MD_tbaa_struct, nullptr);
+    }
     for (BitCastInst *bc : web_.to_float) {
       Value *v = Map(bc->getOperand(0));
       if (v->getType() != bc->getType())

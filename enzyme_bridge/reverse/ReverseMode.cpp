@@ -427,28 +427,46 @@ static bool HasComputedGoto(const Function &f) {
   });
 }
 
-/// Whether `f` hands raw bits across its boundary as integers: returns an
-/// integer it loaded, or stores an integer parameter. Kept out of line, the
-/// bits of a double copied through it (`int64_t getbits(const double *)`)
-/// would lose their derivative; inlined, the copy is typed by the memory
-/// it moves (FloatBitCopies.h).
-static bool PassesIntegerBits(const Function &f) {
+/// Whether `f` may move the raw bits of its callers' doubles as integers:
+/// it returns an integer it loaded, stores an integer parameter, or reads
+/// or writes a pointer parameter's memory only as integers (a generic swap
+/// or copy through `long *` or `unsigned char *`). Kept out of line, its
+/// own analysis would take that memory for integers and the doubles moved
+/// through it would lose or keep the wrong adjoints; inlined, the caller's
+/// analysis sees what the memory holds (FloatBitCopies.h), or reports the
+/// arithmetic on bits it cannot differentiate.
+static bool MovesIntegerBits(const Function &f) {
   auto wide = [](const Type *t) {
-    return t->isIntOrIntVectorTy() && t->getScalarSizeInBits() >= 32;
+    return t->isIntOrIntVectorTy() && t->getScalarSizeInBits() >= 8;
   };
+  SmallPtrSet<const Argument *, 4> intAccess, floatAccess;
   for (const BasicBlock &bb : f)
     for (const Instruction &i : bb) {
       if (const auto *ret = dyn_cast<ReturnInst>(&i)) {
         const Value *v = ret->getReturnValue();
         if (v && wide(v->getType()) && isa<LoadInst>(v))
           return true;
-      } else if (const auto *st = dyn_cast<StoreInst>(&i)) {
+        continue;
+      }
+      if (const auto *st = dyn_cast<StoreInst>(&i)) {
         const Value *v = st->getValueOperand();
         if (isa<Argument>(v) && wide(v->getType()))
           return true;
       }
+      const Value *ptr = getLoadStorePointerOperand(&i);
+      if (!ptr)
+        continue;
+      const auto *arg = dyn_cast<Argument>(getUnderlyingObject(ptr));
+      if (!arg)
+        continue;
+      Type *t = getLoadStoreType(&i);
+      if (HoldsFloat(t))
+        floatAccess.insert(arg);
+      else if (wide(t))
+        intAccess.insert(arg);
     }
-  return false;
+  return any_of(intAccess,
+                [&](const Argument *a) { return !floatAccess.count(a); });
 }
 
 /// Whether `t` holds floating-point data beside data of other types.
@@ -479,7 +497,7 @@ static bool KeptOutOfLine(const CallBase &call, const Function &callee) {
   if (!call.isNoInline() && !callee.hasFnAttribute(Attribute::NoInline))
     return false;
 
-  if (!isa<CallInst>(call) || callee.isVarArg() || PassesIntegerBits(callee))
+  if (!isa<CallInst>(call) || callee.isVarArg() || MovesIntegerBits(callee))
     return false;
   for (unsigned k = 0; k < callee.arg_size(); ++k)
     if (callee.hasParamAttribute(k, Attribute::ByVal) ||

@@ -48,7 +48,35 @@ __attribute__((noinline)) double reversed(double *x, int n) {
   for (int i = 0; i < n; ++i) s += y[i] * y[i] * (i + 1);
   return s;
 }
+// A generic word swap, as qsort-style code writes it: inlined, so the
+// caller's doubles type its copies (kept out of line, its `long` accesses
+// moved no adjoints, and alias analysis took them for accesses that cannot
+// touch doubles: the sort's decisions were re-read from sorted memory).
+typedef struct { double x, y; } P;
+__attribute__((noinline)) static void wswap(long *p, long *q, int words) {
+  for (int k = 0; k < words; k++) {
+    long t = p[k];
+    p[k] = q[k];
+    q[k] = t;
+  }
+}
+__attribute__((noinline)) double bubble(P *p, int n) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j + 1 < n - i; j++)
+      if (p[j].x > p[j + 1].x)
+        wswap((long *)&p[j], (long *)&p[j + 1], 2);
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += (i + 1) * p[i].y * p[i].x;
+  return s;
+}
 int main(void) {
+  P p[3] = {{0.3, 0.1}, {0.9, 0.2}, {0.5, 0.4}}, dp[3] = {{0}};
+  __enzyme_autodiff((void *)bubble, enzyme_dup, p, dp, enzyme_const, 3);
+  // Sorted by x: (0.3, 0.1), (0.5, 0.4), (0.9, 0.2), weights 1, 2, 3.
+  if (dp[0].x != 0.1 || dp[0].y != 0.3 || dp[2].x != 2 * 0.4 ||
+      dp[2].y != 2 * 0.5 || dp[1].x != 3 * 0.2 || dp[1].y != 3 * 0.9)
+    return 2;
   double x[2] = {0.7, -0.3}, dx[2] = {0, 0};
   __enzyme_autodiff((void *)overwritten, enzyme_dup, x, dx, enzyme_const, 2);
   if (dx[0] != 1 || dx[1] != 1) // only the + x[i] term
