@@ -31,8 +31,11 @@ Value *Shuffle(IRBuilder<> &b, Intrinsic::ID i32_form, Intrinsic::ID f32_form,
   Value *hi = b.CreateTrunc(b.CreateLShr(bits, 32), b.getInt32Ty());
   Value *slo = b.CreateIntrinsic(i32_form, {}, {mask, lo, lane, clamp});
   Value *shi = b.CreateIntrinsic(i32_form, {}, {mask, hi, lane, clamp});
-  Value *joined = b.CreateOr(b.CreateZExt(slo, b.getInt64Ty()),
-                             b.CreateShl(b.CreateZExt(shi, b.getInt64Ty()), 32));
+  // Named before use: the IR must not depend on the order in which the
+  // C++ compiler evaluates arguments.
+  Value *low = b.CreateZExt(slo, b.getInt64Ty());
+  Value *high = b.CreateShl(b.CreateZExt(shi, b.getInt64Ty()), 32);
+  Value *joined = b.CreateOr(low, high);
   return t->isIntegerTy(64) ? joined : b.CreateBitCast(joined, t);
 }
 
