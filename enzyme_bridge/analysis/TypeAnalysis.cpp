@@ -270,6 +270,8 @@ struct Place {
 /// size, and the GEP's constant bytes; nullopt for any other GEP.
 std::optional<std::pair<int64_t, int64_t>>
 AggregateStride(const GEPOperator &gep, const DataLayout &dl) {
+  // Offsets beyond this are not an element's field (and would overflow).
+  constexpr int64_t kLimit = int64_t(1) << 40;
   int64_t stride = 0, constant = 0;
   for (gep_type_iterator it = gep_type_begin(gep), end = gep_type_end(gep);
        it != end; ++it) {
@@ -280,9 +282,17 @@ AggregateStride(const GEPOperator &gep, const DataLayout &dl) {
       constant += dl.getStructLayout(st)->getElementOffset(ci->getZExtValue());
       continue;
     }
-    int64_t size = it.getSequentialElementStride(dl).getFixedValue();
+    TypeSize stride_size = it.getSequentialElementStride(dl);
+    if (stride_size.isScalable() || stride_size.getFixedValue() > kLimit)
+      return std::nullopt;
+    int64_t size = stride_size.getFixedValue();
     if (ci) {
+      if (ci->getBitWidth() > 64 || ci->getSExtValue() > kLimit ||
+          ci->getSExtValue() < -kLimit)
+        return std::nullopt;
       constant += ci->getSExtValue() * size;
+      if (constant > kLimit || constant < -kLimit)
+        return std::nullopt;
       continue;
     }
     Type *elem = it.getIndexedType();
