@@ -225,26 +225,6 @@ MemoryTypes ParseEnzymeTypeString(StringRef s, LLVMContext &ctx,
 
 namespace {
 
-/// The object `ptr` points into and the constant offset (or -1).
-std::pair<const Value *, int64_t> Locate(const Value *ptr,
-                                         const DataLayout &dl) {
-  int64_t total = 0;
-  bool variable = false;
-  while (true) {
-    APInt off(dl.getIndexTypeSizeInBits(ptr->getType()), 0);
-    ptr = ptr->stripAndAccumulateConstantOffsets(dl, off,
-                                                 /*AllowNonInbounds=*/true);
-    total += off.getSExtValue();
-    if (const auto *gep = dyn_cast<GEPOperator>(ptr)) {
-      variable = true;
-      ptr = gep->getPointerOperand();
-      continue;
-    }
-    break;
-  }
-  return {ptr, variable ? -1 : total};
-}
-
 /// Where a pointer points: its object and constant offset, or -1 when an
 /// index known only at run time moves it. When that index walks an array
 /// of aggregates (`p[i].field`, the only such index), the offset within
@@ -689,7 +669,7 @@ MemoryTypes TypeInfo::TypesAt(const Value *ptr, unsigned depth) const {
   for (unsigned k = isa<SelectInst>(choice) ? 1 : 0;
        k < choice->getNumOperands(); ++k) {
     const Value *in = choice->getOperand(k);
-    const Value *from = Locate(in, f_->getDataLayout()).first;
+    const Value *from = LocatePlace(in, f_->getDataLayout()).obj;
     // Null and undefined pointers (an empty vector's) hold nothing.
     if (from == obj || isa<Constant>(from))
       continue;

@@ -332,6 +332,21 @@ static bool IsCopiedBits(Value *v, unsigned depth = 0) {
   return false;
 }
 
+/// What byte `off` of an integer access at offset 0 of `mt` holds: its own
+/// entry, else the entry "at every offset". An integer field where the
+/// access starts covers the bytes after it that no entry names; "a float
+/// somewhere" (-1, from stores at a variable index into an array beside
+/// it) does not overrule it.
+static BaseType::Kind KindOfAccessedByte(const MemoryTypes &mt, int64_t off) {
+  auto entry = mt.at.find(off);
+  if (entry != mt.at.end())
+    return entry->second.kind;
+  auto first = mt.at.find(0);
+  if (first != mt.at.end() && first->second.kind == BaseType::Integer)
+    return BaseType::Integer;
+  return mt.Lookup(off).kind;
+}
+
 absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
                                               Type *ty) {
   if (!ty->isIntOrIntVectorTy() || !shadows_.count(ptr))
@@ -345,17 +360,8 @@ absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
   MemoryTypes mt = types_->TypesAt(ptr);
   int64_t size = out_.getDataLayout().getTypeStoreSize(ty);
   bool known = false;
-  // An integer field where the access starts covers the bytes after it
-  // that no entry names; "a float somewhere" (-1, from stores at a
-  // variable index into an array beside it) does not overrule it.
-  auto first = mt.at.find(0);
-  bool integerField =
-      first != mt.at.end() && first->second.kind == BaseType::Integer;
   for (int64_t off = 0; off < size; ++off) {
-    auto entry = mt.at.find(off);
-    BaseType::Kind kind = entry != mt.at.end() ? entry->second.kind
-                          : integerField      ? BaseType::Integer
-                                              : mt.Lookup(off).kind;
+    BaseType::Kind kind = KindOfAccessedByte(mt, off);
     known |= kind != BaseType::Unknown;
     if (kind == BaseType::Float || kind == BaseType::Anything)
       return Unsupported(i, "an integer access to memory that holds active "
@@ -425,15 +431,9 @@ absl::Status ReverseEmitter::IntegerOverFloats(Instruction &i, Value *ptr,
                                                Type *ty) {
   MemoryTypes mt = types_->TypesAt(ptr);
   int64_t size = out_.getDataLayout().getTypeStoreSize(ty);
-  // The access's first byte as the analysis says (its own entry, else
-  // "every offset"); the bytes after it only by their own entries (the
-  // inside of an integer field is not the array of doubles beside it).
   bool floats = false;
   for (int64_t off = 0; off < size; ++off) {
-    auto entry = mt.at.find(off);
-    BaseType::Kind kind = entry != mt.at.end() ? entry->second.kind
-                          : off == 0           ? mt.Lookup(0).kind
-                                               : BaseType::Unknown;
+    BaseType::Kind kind = KindOfAccessedByte(mt, off);
     floats |= kind == BaseType::Float || kind == BaseType::Anything;
   }
   if (!floats)
