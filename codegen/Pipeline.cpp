@@ -32,6 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Pipeline.h"
+#include "codegen/SetAside.h"
 
 #include "enzyme_bridge/requests/CallSite.h"
 #include "support/StatusMacros.h"
@@ -289,10 +290,13 @@ absl::Status RunAutodiffPipeline(llvm::Module &m,
       opts.print_stream ? *opts.print_stream : llvm::errs();
   if (opts.print_module_before)
     m.print(out, nullptr);
+  BeforeDifferentiation before;
   {
     StageScope stage("differentiate", "differentiate __enzyme_* calls", opts);
     unsigned requests_before = CountRequests(m);
     size_t definitions_before = CountDefinitions(m);
+    if (!opts.postopt_whole_module)
+      before = SnapshotBeforeDifferentiation(m);
     AD_RETURN_IF_ERROR(DifferentiateModule(m, opts.bridge));
     NumRequestsDifferentiated += requests_before;
     size_t definitions_after = CountDefinitions(m);
@@ -304,7 +308,12 @@ absl::Status RunAutodiffPipeline(llvm::Module &m,
     m.print(out, nullptr);
   if (!opts.no_postopt && opts.post_opt != OptLevel::O0) {
     StageScope stage("post-opt", "optimize after differentiation", opts);
+    std::unique_ptr<SetAsideFunctions> aside;
+    if (!opts.postopt_whole_module) {
+      AD_ASSIGN_OR_RETURN(aside, SetAsideUnchangedFunctions(m, before));
+    }
     Optimize(m, opts.post_opt, /*before_ad=*/false, opts.debug_pass_manager);
+    AD_RETURN_IF_ERROR(RestoreSetAside(m, std::move(aside)));
     AD_RETURN_IF_ERROR(Verify(m, "after post-optimization"));
   }
   return absl::OkStatus();

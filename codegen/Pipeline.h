@@ -32,6 +32,10 @@ struct PipelineOptions {
   OptLevel post_opt = OptLevel::O2;
   /// rustc's NoPostopt: skip the re-optimization.
   bool no_postopt = false;
+  /// Re-optimize every function of the module. By default post-optimization
+  /// sees only the functions differentiation created or changed and those
+  /// they reach; the others are left as they came (codegen/SetAside.h).
+  bool postopt_whole_module = false;
   /// rustc's PrintModBefore / PrintModAfter: print the module right before
   /// and right after differentiation to `print_stream` (stderr if null).
   bool print_module_before = false;

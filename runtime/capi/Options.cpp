@@ -37,6 +37,8 @@ absl::StatusOr<ToolOptions> ParseOptions(std::string_view words,
       out.pipeline.bridge.derivative_fmf = *fmf;
     } else if (word == "--no-postopt") {
       out.pipeline.no_postopt = true;
+    } else if (word == "--postopt-whole-module") {
+      out.pipeline.postopt_whole_module = true;
     } else if (word == "--replace-targets") {
       out.pipeline.replace_defined_targets = true;
     } else if (word == "--no-annotations") {
@@ -47,7 +49,7 @@ absl::StatusOr<ToolOptions> ParseOptions(std::string_view words,
       return absl::InvalidArgumentError(
           "unknown option `" + word.str() +
           "` (accepted: -O0, -O1, -O2, -O3, -Os, -Oz, --pre-opt=O0..O3, "
-          "--no-postopt, --derivative-fast-math=FLAGS, --replace-targets, "
+          "--no-postopt, --postopt-whole-module, --derivative-fast-math=FLAGS, --replace-targets, "
           "--no-annotations" +
           (allow_output_format ? ", --bitcode" : "") + ")");
     }

@@ -125,6 +125,12 @@ struct ToolOptions {
   cl::opt<bool> no_postopt{
       "no-postopt", cl::desc("Skip the optimization after differentiation"),
       cl::cat(tool)};
+  cl::opt<bool> postopt_whole_module{
+      "postopt-whole-module",
+      cl::desc("Optimize every function after differentiation (by default "
+               "only the functions differentiation created or changed and "
+               "those they reach; the others are left as they came)"),
+      cl::cat(tool)};
   cl::opt<bool> print_module_before{
       "print-module-before",
       cl::desc("Print the module to stderr right before differentiation"),
@@ -277,6 +283,7 @@ std::string MakePipelineOptions(const ToolOptions &options,
   pipeline.use_annotations = !options.no_annotations;
   pipeline.stop_after_lowering = options.stop_after_lowering;
   pipeline.no_postopt = options.no_postopt;
+  pipeline.postopt_whole_module = options.postopt_whole_module;
   pipeline.print_module_before = options.print_module_before;
   pipeline.print_module_after = options.print_module_after;
   pipeline.debug_pass_manager = options.debug_pass_manager;

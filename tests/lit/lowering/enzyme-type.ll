@@ -5,7 +5,7 @@
 ; RUN: %autodiff-opt %s -S -o - \
 ; RUN:   --autodiff 'f(x: &[f32], y: &mut [f64], r: &f64, k: &[i32]) -> f64=autodiff_reverse(d_f, Duplicated, Duplicated, Const, Const, Active)' \
 ; RUN:   | FileCheck %s
-; CHECK: define double @f(ptr {{.*}}"enzyme_type"="{[-1]:Pointer, [-1,-1]:Float@float}" %x, i64 %xn, ptr {{.*}}"enzyme_type"="{[-1]:Pointer, [-1,-1]:Float@double}" %y, i64 %yn, ptr {{.*}}"enzyme_type"="{[-1]:Pointer}" %r, ptr readnone captures(none) %k, i64 %kn)
+; CHECK: define double @f(ptr {{.*}}"enzyme_type"="{[-1]:Pointer, [-1,-1]:Float@float}" %x, i64 %xn, ptr {{.*}}"enzyme_type"="{[-1]:Pointer, [-1,-1]:Float@double}" %y, i64 %yn, ptr {{.*}}"enzyme_type"="{[-1]:Pointer}" %r, ptr {{.*}}%k, i64 %kn)
 
 define double @f(ptr %x, i64 %xn, ptr %y, i64 %yn, ptr "enzyme_type"="{[-1]:Pointer}" %r, ptr %k, i64 %kn) {
   %a = load float, ptr %x

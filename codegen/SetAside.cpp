@@ -1,0 +1,387 @@
+//===- codegen/SetAside.cpp - Functions post-optimization leaves alone ----===//
+//
+// Design. After differentiation the module holds three kinds of functions:
+// those differentiation created or changed (derivatives, and the functions
+// whose requests it replaced), those they reach through any reference
+// (callees, vtables, aliases), and the rest. Post-optimization needs the
+// first two; the rest is set aside:
+//
+//   1. The globals the set-aside bodies refer to that the optimizer could
+//      delete, specialize or constant-fold once it sees no other use
+//      (local and linkonce linkage) become external for the time being;
+//      so do the set-aside functions themselves, without their comdats.
+//   2. The whole module is written as bitcode (a few percent of its size in
+//      memory), and the set-aside functions become declarations.
+//   3. After post-optimization the bitcode is read lazily; everything but
+//      the set-aside bodies becomes a declaration there (or is dropped:
+//      appending globals, named metadata, module asm, which the module
+//      already has), and LLVM's linker links those bodies over their
+//      declarations. Linkage, comdats and names are then restored.
+//
+// Correctness rests on step 1: during post-optimization the set-aside code
+// is an unknown external caller of what it uses. A function whose block
+// address is taken, or that an alias names, is never set aside (a
+// declaration can have neither). Modules with debug information or ifuncs
+// are post-optimized whole: linking a body back would duplicate its
+// compile unit.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/SetAside.h"
+
+#include "enzyme_bridge/requests/CallSite.h"
+
+#include "absl/strings/str_cat.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace autodiff {
+
+namespace {
+
+/// Calls `on_global` for each global value `c` refers to, looking through
+/// constant expressions and aggregates (a block address refers to its
+/// function).
+template <typename Fn>
+void ForEachGlobalIn(const llvm::Constant *c,
+                     llvm::SmallPtrSetImpl<const llvm::Constant *> &seen,
+                     Fn &&on_global) {
+  llvm::SmallVector<const llvm::Constant *, 8> work{c};
+  while (!work.empty()) {
+    const llvm::Constant *k = work.pop_back_val();
+    if (!seen.insert(k).second)
+      continue;
+    if (auto *gv = llvm::dyn_cast<llvm::GlobalValue>(k)) {
+      on_global(gv);
+      continue;
+    }
+    if (auto *ba = llvm::dyn_cast<llvm::BlockAddress>(k)) {
+      on_global(ba->getFunction());
+      continue;
+    }
+    for (const llvm::Use &op : k->operands())
+      if (auto *kc = llvm::dyn_cast<llvm::Constant>(op.get()))
+        work.push_back(kc);
+  }
+}
+
+/// Calls `on_global` for each global value the body of `f` (with its
+/// personality, prefix and prologue) refers to.
+template <typename Fn>
+void ForEachGlobalUsedBy(const llvm::Function &f,
+                         llvm::SmallPtrSetImpl<const llvm::Constant *> &seen,
+                         Fn &&on_global) {
+  if (f.hasPersonalityFn())
+    ForEachGlobalIn(f.getPersonalityFn(), seen, on_global);
+  if (f.hasPrefixData())
+    ForEachGlobalIn(f.getPrefixData(), seen, on_global);
+  if (f.hasPrologueData())
+    ForEachGlobalIn(f.getPrologueData(), seen, on_global);
+  for (const llvm::BasicBlock &bb : f)
+    for (const llvm::Instruction &i : bb)
+      for (const llvm::Use &op : i.operands())
+        if (auto *c = llvm::dyn_cast<llvm::Constant>(op.get()))
+          ForEachGlobalIn(c, seen, on_global);
+}
+
+bool HasBlockAddress(const llvm::Function &f) {
+  for (const llvm::BasicBlock &bb : f)
+    if (bb.hasAddressTaken())
+      return true;
+  return false;
+}
+
+bool HasDebugInfo(const llvm::Module &m) {
+  const llvm::NamedMDNode *cus = m.getNamedMetadata("llvm.dbg.cu");
+  return cus && cus->getNumOperands() > 0;
+}
+
+/// The functions with a body that post-optimization must see: those
+/// differentiation created or changed, those an alias names or whose block
+/// address is taken, and everything these reach.
+llvm::DenseSet<const llvm::Function *>
+FunctionsToOptimize(const llvm::Module &m, const BeforeDifferentiation &before) {
+  llvm::DenseSet<const llvm::GlobalValue *> reached;
+  llvm::SmallVector<const llvm::GlobalValue *, 64> work;
+  auto reach = [&](const llvm::GlobalValue *g) {
+    if (reached.insert(g).second)
+      work.push_back(g);
+  };
+  for (const llvm::Function &f : m) {
+    if (f.isDeclaration())
+      continue;
+    bool unchanged = before.defined.contains(&f) &&
+                     before.defined_names.contains(f.getName()) &&
+                     !before.requesters.contains(&f);
+    if (!unchanged || HasBlockAddress(f))
+      reach(&f);
+  }
+  for (const llvm::GlobalAlias &a : m.aliases())
+    reach(&a);
+  llvm::SmallPtrSet<const llvm::Constant *, 32> seen;
+  while (!work.empty()) {
+    const llvm::GlobalValue *g = work.pop_back_val();
+    if (auto *f = llvm::dyn_cast<llvm::Function>(g))
+      ForEachGlobalUsedBy(*f, seen, reach);
+    else if (auto *v = llvm::dyn_cast<llvm::GlobalVariable>(g)) {
+      if (v->hasInitializer())
+        ForEachGlobalIn(v->getInitializer(), seen, reach);
+    } else if (auto *a = llvm::dyn_cast<llvm::GlobalAlias>(g)) {
+      ForEachGlobalIn(a->getAliasee(), seen, reach);
+    }
+  }
+  llvm::DenseSet<const llvm::Function *> out;
+  for (const llvm::GlobalValue *g : reached)
+    if (auto *f = llvm::dyn_cast<llvm::Function>(g))
+      out.insert(f);
+  return out;
+}
+
+/// Records `g` as changed, names it if it has no name, and gives it
+/// external linkage (without a comdat when `drop_comdat`).
+void Externalize(llvm::GlobalValue &g, bool drop_comdat,
+                 std::vector<ChangedGlobal> &changed) {
+  ChangedGlobal c;
+  c.linkage = g.getLinkage();
+  c.unnamed = !g.hasName();
+  if (c.unnamed)
+    g.setName("autodiff.set.aside");
+  auto *go = llvm::dyn_cast<llvm::GlobalObject>(&g);
+  if (drop_comdat && go && go->hasComdat()) {
+    c.had_comdat = true;
+    c.comdat = go->getComdat()->getName().str();
+    c.comdat_kind = go->getComdat()->getSelectionKind();
+    go->setComdat(nullptr);
+  }
+  g.setLinkage(llvm::GlobalValue::ExternalLinkage);
+  c.name = g.getName().str();
+  changed.push_back(std::move(c));
+}
+
+/// Whether the optimizer may delete or rewrite `g` when it sees no use of
+/// it outside the module's optimized part.
+bool MayVanish(const llvm::GlobalValue &g) {
+  return g.isDiscardableIfUnused() && !g.hasAvailableExternallyLinkage();
+}
+
+/// Turns the bitcode copy of the module into one that defines only the
+/// set-aside functions, with nothing the module already has.
+llvm::Error KeepOnlySetAside(llvm::Module &src, const llvm::StringSet<> &names) {
+  for (llvm::Function &f : src) {
+    f.setComdat(nullptr);
+    if (!names.contains(f.getName()) && !f.isDeclaration())
+      f.deleteBody();
+  }
+  for (llvm::GlobalVariable &v : llvm::make_early_inc_range(src.globals())) {
+    if (v.hasAppendingLinkage()) {
+      v.eraseFromParent();
+      continue;
+    }
+    v.setComdat(nullptr);
+    if (v.hasInitializer()) {
+      v.setInitializer(nullptr);
+      v.setLinkage(llvm::GlobalValue::ExternalLinkage);
+    }
+  }
+  for (llvm::GlobalAlias &a : llvm::make_early_inc_range(src.aliases())) {
+    llvm::GlobalValue *decl;
+    if (auto *fty = llvm::dyn_cast<llvm::FunctionType>(a.getValueType()))
+      decl = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage,
+                                    a.getAddressSpace(), "", &src);
+    else
+      decl = new llvm::GlobalVariable(
+          src, a.getValueType(), /*isConstant=*/false,
+          llvm::GlobalValue::ExternalLinkage, nullptr, "", nullptr,
+          llvm::GlobalValue::NotThreadLocal, a.getAddressSpace());
+    decl->takeName(&a);
+    a.replaceAllUsesWith(decl);
+    a.eraseFromParent();
+  }
+  for (llvm::NamedMDNode &md : llvm::make_early_inc_range(src.named_metadata()))
+    src.eraseNamedMetadata(&md);
+  src.setModuleInlineAsm("");
+  if (llvm::Error e = src.materializeAll())
+    return e;
+  for (llvm::Function &f : llvm::make_early_inc_range(src))
+    if (f.isDeclaration() && f.use_empty())
+      f.eraseFromParent();
+  for (llvm::GlobalVariable &v : llvm::make_early_inc_range(src.globals()))
+    if (v.isDeclaration() && v.use_empty())
+      v.eraseFromParent();
+  return llvm::Error::success();
+}
+
+/// Collects the context's error diagnostics (the linker's) instead of
+/// letting the default handler print them and exit; restores the previous
+/// handler when it goes.
+class CollectedDiagnostics {
+public:
+  explicit CollectedDiagnostics(llvm::LLVMContext &ctx)
+      : ctx_(ctx), previous_(ctx.getDiagnosticHandler()) {
+    ctx_.setDiagnosticHandler(std::make_unique<Handler>(text_));
+  }
+  ~CollectedDiagnostics() { ctx_.setDiagnosticHandler(std::move(previous_)); }
+  const std::string &text() const { return text_; }
+
+private:
+  struct Handler : llvm::DiagnosticHandler {
+    explicit Handler(std::string &text) : text(text) {}
+    bool handleDiagnostics(const llvm::DiagnosticInfo &di) override {
+      if (di.getSeverity() == llvm::DS_Error) {
+        llvm::raw_string_ostream os(text);
+        llvm::DiagnosticPrinterRawOStream printer(os);
+        di.print(printer);
+        os << "\n";
+      }
+      return true;
+    }
+    std::string &text;
+  };
+  llvm::LLVMContext &ctx_;
+  std::unique_ptr<llvm::DiagnosticHandler> previous_;
+  std::string text_;
+};
+
+/// Puts the module's functions back in `order` (the linker appends the
+/// bodies it links); a function not in `order` stays after the one it
+/// followed.
+void RestoreFunctionOrder(llvm::Module &m,
+                          const std::vector<std::string> &order) {
+  llvm::StringMap<size_t> index;
+  for (size_t i = 0; i < order.size(); ++i)
+    index.try_emplace(order[i], i);
+  std::vector<std::pair<size_t, llvm::Function *>> keyed;
+  size_t key = 0;
+  for (llvm::Function &f : m) {
+    auto it = f.hasName() ? index.find(f.getName()) : index.end();
+    if (it != index.end())
+      key = it->second;
+    keyed.emplace_back(key, &f);
+  }
+  std::stable_sort(keyed.begin(), keyed.end(),
+                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  auto &list = m.getFunctionList();
+  for (auto &[k, f] : keyed)
+    list.splice(list.end(), list, f->getIterator());
+}
+
+absl::Status Internal(llvm::StringRef what) {
+  return absl::InternalError(absl::StrCat(
+      "post-optimization: linking back the functions it left alone failed: ",
+      what.str()));
+}
+
+} // namespace
+
+BeforeDifferentiation SnapshotBeforeDifferentiation(const llvm::Module &m) {
+  BeforeDifferentiation out;
+  for (const llvm::Function &f : m) {
+    if (f.isDeclaration())
+      continue;
+    out.defined.insert(&f);
+    out.defined_names.insert(f.getName());
+    for (const llvm::BasicBlock &bb : f)
+      for (const llvm::Instruction &i : bb)
+        if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i))
+          if (RequestModeOf(*call))
+            out.requesters.insert(&f);
+  }
+  return out;
+}
+
+absl::StatusOr<std::unique_ptr<SetAsideFunctions>>
+SetAsideUnchangedFunctions(llvm::Module &m, const BeforeDifferentiation &before) {
+  if (HasDebugInfo(m) || !m.ifunc_empty())
+    return nullptr;
+  llvm::DenseSet<const llvm::Function *> optimized =
+      FunctionsToOptimize(m, before);
+  llvm::SetVector<llvm::Function *> aside;
+  for (llvm::Function &f : m)
+    if (!f.isDeclaration() && !optimized.contains(&f))
+      aside.insert(&f);
+  if (aside.empty())
+    return nullptr;
+
+  // Step 1: what the set-aside bodies use stays, as if used from elsewhere.
+  llvm::SetVector<llvm::GlobalValue *> used;
+  llvm::SmallPtrSet<const llvm::Constant *, 32> seen;
+  for (llvm::Function *f : aside)
+    ForEachGlobalUsedBy(*f, seen, [&](const llvm::GlobalValue *g) {
+      used.insert(const_cast<llvm::GlobalValue *>(g));
+    });
+  auto result = std::make_unique<SetAsideFunctions>();
+  for (llvm::GlobalValue *g : used)
+    if (!aside.contains(llvm::dyn_cast<llvm::Function>(g)) && MayVanish(*g))
+      Externalize(*g, /*drop_comdat=*/false, result->changed);
+  for (llvm::Function *f : aside) {
+    Externalize(*f, /*drop_comdat=*/true, result->changed);
+    result->names.insert(f->getName());
+  }
+  for (const llvm::Function &f : m)
+    result->function_order.push_back(f.getName().str());
+  // Step 2: keep their bodies as bitcode, leave declarations.
+  llvm::raw_svector_ostream os(result->bitcode);
+  llvm::WriteBitcodeToFile(m, os);
+  for (llvm::Function *f : aside)
+    f->deleteBody();
+  return result;
+}
+
+absl::Status RestoreSetAside(llvm::Module &m,
+                             std::unique_ptr<SetAsideFunctions> aside) {
+  if (!aside)
+    return absl::OkStatus();
+  llvm::MemoryBufferRef buffer(
+      llvm::StringRef(aside->bitcode.data(), aside->bitcode.size()),
+      "set-aside functions");
+  llvm::Expected<std::unique_ptr<llvm::Module>> src =
+      llvm::getLazyBitcodeModule(buffer, m.getContext());
+  if (!src)
+    return Internal(llvm::toString(src.takeError()));
+  if (llvm::Error e = KeepOnlySetAside(**src, aside->names))
+    return Internal(llvm::toString(std::move(e)));
+  {
+    CollectedDiagnostics diagnostics(m.getContext());
+    if (llvm::Linker::linkModules(m, std::move(*src)))
+      return Internal(diagnostics.text());
+  }
+  for (const ChangedGlobal &c : aside->changed) {
+    llvm::GlobalValue *g = m.getNamedValue(c.name);
+    if (!g) {
+      if (aside->names.contains(c.name))
+        return Internal(absl::StrCat("`", c.name, "` did not come back"));
+      continue; // post-optimization removed a declaration nothing uses
+    }
+    g->setLinkage(c.linkage);
+    if (c.had_comdat) {
+      llvm::Comdat *comdat = m.getOrInsertComdat(c.comdat);
+      comdat->setSelectionKind(c.comdat_kind);
+      llvm::cast<llvm::GlobalObject>(g)->setComdat(comdat);
+    }
+  }
+  RestoreFunctionOrder(m, aside->function_order);
+  for (const ChangedGlobal &c : aside->changed)
+    if (c.unnamed)
+      if (llvm::GlobalValue *g = m.getNamedValue(c.name))
+        g->setName("");
+  return absl::OkStatus();
+}
+
+} // namespace autodiff

@@ -1,0 +1,81 @@
+//===- codegen/SetAside.h - Functions post-optimization leaves alone -*- C++ -*-===//
+//
+// Post-optimization optimizes what differentiation made: the functions it
+// created or changed and every function those reach (so derivatives can
+// inline the primal code they call). The module's other functions are set
+// aside while it runs: kept as bitcode, left as declarations in the module,
+// and linked back afterwards unchanged. Re-optimizing them would spend
+// time and memory on code the user's compiler (or --pre-opt) already
+// optimized: on a module of thousands of functions reached by one request,
+// they are a third of the IR post-optimization would otherwise hold.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AUTODIFF_CODEGEN_SETASIDE_H
+#define AUTODIFF_CODEGEN_SETASIDE_H
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/Comdat.h"
+#include "llvm/IR/GlobalValue.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Function;
+class Module;
+} // namespace llvm
+
+namespace autodiff {
+
+/// What the module held right before differentiation: the functions with a
+/// body (by identity and name) and those that make a request.
+struct BeforeDifferentiation {
+  llvm::DenseSet<const llvm::Function *> defined;
+  llvm::StringSet<> defined_names;
+  llvm::DenseSet<const llvm::Function *> requesters;
+};
+
+BeforeDifferentiation SnapshotBeforeDifferentiation(const llvm::Module &m);
+
+/// A global whose linkage, comdat or name was changed while set aside.
+struct ChangedGlobal {
+  std::string name; // its name while set aside
+  llvm::GlobalValue::LinkageTypes linkage;
+  bool had_comdat = false;
+  std::string comdat;
+  llvm::Comdat::SelectionKind comdat_kind = llvm::Comdat::Any;
+  bool unnamed = false;
+};
+
+/// The set-aside functions' bodies and what was changed to set them aside.
+class SetAsideFunctions {
+public:
+  llvm::SmallVector<char, 0> bitcode;
+  llvm::StringSet<> names; // of the set-aside functions
+  std::vector<ChangedGlobal> changed;
+  std::vector<std::string> function_order; // every function, by name
+};
+
+/// Sets aside, in `m`, the functions with a body that differentiation
+/// neither created nor changed and that nothing it created or changed
+/// reaches. Null when there are none, or when the module carries debug
+/// information or ifuncs (then the whole module is post-optimized). The
+/// globals the set-aside code refers to are made external for the time
+/// being, so post-optimization treats them as used from elsewhere.
+absl::StatusOr<std::unique_ptr<SetAsideFunctions>>
+SetAsideUnchangedFunctions(llvm::Module &m, const BeforeDifferentiation &before);
+
+/// Links the set-aside functions back into `m` and restores the linkage,
+/// comdats and names changed by SetAsideUnchangedFunctions.
+absl::Status RestoreSetAside(llvm::Module &m,
+                             std::unique_ptr<SetAsideFunctions> aside);
+
+} // namespace autodiff
+
+#endif // AUTODIFF_CODEGEN_SETASIDE_H
