@@ -11,6 +11,7 @@
 #include "enzyme_bridge/Bridge.h"
 
 #include "enzyme_bridge/requests/CallSite.h"
+#include "enzyme_bridge/requests/CallerTypes.h"
 #include "enzyme_bridge/requests/JoinedRequests.h"
 #include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/Diagnostics.h"
@@ -517,6 +518,7 @@ absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
     }
     parsed.push_back(*rc);
   }
+  AddCallerArgumentTypes(parsed);
   CheckTapeOrigins(parsed, errors);
 
   DerivativeCache cache(m);

@@ -139,6 +139,11 @@ ClonedPrimal ClonePrimalBody(const DiffRequest &r, Function &out) {
   CloneFunctionInto(&out, &f, vmap, CloneFunctionChangeType::LocalChangesOnly,
                     rets);
   DropPrimalOnlyAttributes(out, f);
+  for (unsigned i = 0; i < r.arg_types.size() && i < f.arg_size(); ++i)
+    if (!r.arg_types[i].empty())
+      cast<Argument>(vmap[f.getArg(i)])
+          ->addAttr(Attribute::get(out.getContext(), "enzyme_type",
+                                   r.arg_types[i]));
   LowerIndirectBranches(out, f, vmap);
 
   // A by-value argument is the callee's own copy: in forward mode so is

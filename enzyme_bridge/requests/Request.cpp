@@ -34,6 +34,9 @@ std::string DiffRequest::ToString() const {
     s += "+primal";
   if (return_tangent)
     s += mode == Mode::Forward ? "+tangent" : "+dret";
+  for (size_t i = 0; i < arg_types.size(); ++i)
+    if (!arg_types[i].empty())
+      s += " arg" + std::to_string(i) + ":" + arg_types[i];
   return s;
 }
 
@@ -50,8 +53,10 @@ std::string DiffRequest::DerivativeName() const {
 
 llvm::hash_code hash_value(const DiffRequest &r) {
   llvm::hash_code args = llvm::hash_combine_range(r.args.begin(), r.args.end());
+  llvm::hash_code types =
+      llvm::hash_combine_range(r.arg_types.begin(), r.arg_types.end());
   return llvm::hash_combine(r.fn, static_cast<int>(r.mode), args, r.width,
-                            r.return_primal, r.return_tangent);
+                            r.return_primal, r.return_tangent, types);
 }
 
 } // namespace autodiff

@@ -44,11 +44,16 @@ struct DiffRequest {
   /// The derivative returns the tangent (forward) of the result; false for
   /// a void/integer result or with `enzyme_const_return`.
   bool return_tangent = false;
+  /// Per parameter, an "enzyme_type" string the caller's code gives the
+  /// memory it passes where the function alone says nothing of floats in
+  /// it (requests/CallerTypes.h); empty: none. The derivative's copy of
+  /// the body carries them as parameter attributes.
+  llvm::SmallVector<std::string, 0> arg_types;
 
   bool operator==(const DiffRequest &o) const {
     return fn == o.fn && mode == o.mode && args == o.args &&
            width == o.width && return_primal == o.return_primal &&
-           return_tangent == o.return_tangent;
+           return_tangent == o.return_tangent && arg_types == o.arg_types;
   }
   bool operator!=(const DiffRequest &o) const { return !(*this == o); }
 

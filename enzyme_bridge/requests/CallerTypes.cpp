@@ -1,0 +1,85 @@
+//===- enzyme_bridge/requests/CallerTypes.cpp - Types a caller knows ------===//
+#include "enzyme_bridge/requests/CallerTypes.h"
+
+#include "enzyme_bridge/analysis/TypeAnalysis.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstrTypes.h"
+
+#include <memory>
+#include <string>
+
+namespace autodiff {
+namespace {
+
+/// Whether `caller` knows of a float where `callee` does not.
+bool AddsFloats(const MemoryTypes &caller, const MemoryTypes &callee) {
+  for (const auto &[off, b] : caller.at)
+    if (b.kind == BaseType::Float &&
+        callee.Lookup(off).kind != BaseType::Float)
+      return true;
+  return false;
+}
+
+/// `{[-1]:Pointer, [-1,0]:Float@double, ...}` for a pointer to the floats
+/// of `pointee` (only those: an integer or pointer use in the caller says
+/// less of what the callee does with the bytes).
+std::string PointerTypeString(const MemoryTypes &pointee) {
+  std::string s = "{[-1]:Pointer";
+  for (const auto &[off, b] : pointee.at) {
+    if (b.kind != BaseType::Float)
+      continue;
+    s += ", [-1," + std::to_string(off) + "]:" + b.ToString();
+  }
+  return s + "}";
+}
+
+class TypeInfoCache {
+public:
+  const TypeInfo &Of(const llvm::Function &f) {
+    std::unique_ptr<TypeInfo> &slot = infos_[&f];
+    if (!slot)
+      slot = std::make_unique<TypeInfo>(TypeInfo::Compute(f));
+    return *slot;
+  }
+
+private:
+  llvm::DenseMap<const llvm::Function *, std::unique_ptr<TypeInfo>> infos_;
+};
+
+} // namespace
+
+void AddCallerArgumentTypes(llvm::MutableArrayRef<RequestCall> calls) {
+  TypeInfoCache types;
+  for (RequestCall &rc : calls) {
+    DiffRequest &r = rc.request;
+    if (r.mode != Mode::Forward && r.mode != Mode::Reverse)
+      continue;
+    const llvm::Function &f = *r.fn;
+    const llvm::Function *caller = rc.call->getFunction();
+    for (unsigned i = 0; i < f.arg_size() && i < r.args.size(); ++i) {
+      const llvm::Argument *a = f.getArg(i);
+      bool dup = r.args[i] == ArgActivity::Dup ||
+                 r.args[i] == ArgActivity::DupNoNeed;
+      if (!dup || !a->getType()->isPointerTy() || i >= rc.primals.size() ||
+          !rc.primals[i] || a->hasAttribute("enzyme_type"))
+        continue;
+      // The shadow has the layout of the primal memory: what the caller
+      // does with either describes both.
+      const TypeInfo &known = types.Of(*caller);
+      MemoryTypes passed = known.TypesAt(rc.primals[i]);
+      if (i < rc.shadows.size())
+        for (const llvm::WeakTrackingVH &shadow : rc.shadows[i])
+          if (shadow)
+            for (const auto &[off, b] : known.TypesAt(shadow).at)
+              passed.Add(off, b);
+      if (!AddsFloats(passed, types.Of(f).TypesAt(a)))
+        continue;
+      r.arg_types.resize(f.arg_size());
+      r.arg_types[i] = PointerTypeString(passed);
+    }
+  }
+}
+
+} // namespace autodiff
