@@ -21,9 +21,9 @@
 // Correctness rests on step 1: during post-optimization the set-aside code
 // is an unknown external caller of what it uses. A function whose block
 // address is taken, or that an alias names, is never set aside (a
-// declaration can have neither). Modules with debug information or ifuncs
-// are post-optimized whole: linking a body back would duplicate its
-// compile unit.
+// declaration can have neither). Debug information comes back with the
+// bodies; its compile units, which the linker copies, are folded into the
+// module's. Modules with ifuncs are post-optimized whole.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/SetAside.h"
@@ -38,6 +38,8 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/Instructions.h"
@@ -106,11 +108,6 @@ bool HasBlockAddress(const llvm::Function &f) {
     if (bb.hasAddressTaken())
       return true;
   return false;
-}
-
-bool HasDebugInfo(const llvm::Module &m) {
-  const llvm::NamedMDNode *cus = m.getNamedMetadata("llvm.dbg.cu");
-  return cus && cus->getNumOperands() > 0;
 }
 
 /// The functions with a body that post-optimization must see: those
@@ -214,11 +211,15 @@ llvm::Error KeepOnlySetAside(llvm::Module &src, const llvm::StringSet<> &names) 
     a.replaceAllUsesWith(decl);
     a.eraseFromParent();
   }
-  for (llvm::NamedMDNode &md : llvm::make_early_inc_range(src.named_metadata()))
-    src.eraseNamedMetadata(&md);
   src.setModuleInlineAsm("");
+  // (Materializing checks the debug-info version in the module flags, so
+  // they go afterwards. The compile units stay: the linked bodies refer to
+  // them; MergeCompileUnits folds them into the module's.)
   if (llvm::Error e = src.materializeAll())
     return e;
+  for (llvm::NamedMDNode &md : llvm::make_early_inc_range(src.named_metadata()))
+    if (md.getName() != "llvm.dbg.cu")
+      src.eraseNamedMetadata(&md);
   for (llvm::Function &f : llvm::make_early_inc_range(src))
     if (f.isDeclaration() && f.use_empty())
       f.eraseFromParent();
@@ -258,6 +259,31 @@ private:
   std::unique_ptr<llvm::DiagnosticHandler> previous_;
   std::string text_;
 };
+
+/// The linker appends the bitcode's compile units, copies of the module's
+/// own `original` ones, to llvm.dbg.cu: the linked subprograms are moved to
+/// the module's units and the copies dropped.
+void MergeCompileUnits(llvm::Module &m, unsigned original) {
+  llvm::NamedMDNode *cus = m.getNamedMetadata("llvm.dbg.cu");
+  if (!cus || cus->getNumOperands() != 2 * original)
+    return;
+  llvm::DenseMap<const llvm::MDNode *, llvm::DICompileUnit *> to;
+  for (unsigned i = 0; i < original; ++i)
+    if (auto *cu = llvm::dyn_cast<llvm::DICompileUnit>(cus->getOperand(i)))
+      to[cus->getOperand(original + i)] = cu;
+  llvm::DebugInfoFinder finder;
+  finder.processModule(m);
+  for (llvm::DISubprogram *sp : finder.subprograms())
+    if (sp->getUnit())
+      if (auto it = to.find(sp->getUnit()); it != to.end())
+        sp->replaceUnit(it->second);
+  llvm::SmallVector<llvm::MDNode *, 4> keep;
+  for (unsigned i = 0; i < original; ++i)
+    keep.push_back(cus->getOperand(i));
+  cus->clearOperands();
+  for (llvm::MDNode *cu : keep)
+    cus->addOperand(cu);
+}
 
 /// Puts the module's functions back in `order` (the linker appends the
 /// bodies it links); a function not in `order` stays after the one it
@@ -308,7 +334,7 @@ BeforeDifferentiation SnapshotBeforeDifferentiation(const llvm::Module &m) {
 
 absl::StatusOr<std::unique_ptr<SetAsideFunctions>>
 SetAsideUnchangedFunctions(llvm::Module &m, const BeforeDifferentiation &before) {
-  if (HasDebugInfo(m) || !m.ifunc_empty())
+  if (!m.ifunc_empty())
     return nullptr;
   llvm::DenseSet<const llvm::Function *> optimized =
       FunctionsToOptimize(m, before);
@@ -327,6 +353,8 @@ SetAsideUnchangedFunctions(llvm::Module &m, const BeforeDifferentiation &before)
       used.insert(const_cast<llvm::GlobalValue *>(g));
     });
   auto result = std::make_unique<SetAsideFunctions>();
+  if (const llvm::NamedMDNode *cus = m.getNamedMetadata("llvm.dbg.cu"))
+    result->compile_units = cus->getNumOperands();
   for (llvm::GlobalValue *g : used)
     if (!aside.contains(llvm::dyn_cast<llvm::Function>(g)) && MayVanish(*g))
       Externalize(*g, /*drop_comdat=*/false, result->changed);
@@ -376,6 +404,7 @@ absl::Status RestoreSetAside(llvm::Module &m,
       llvm::cast<llvm::GlobalObject>(g)->setComdat(comdat);
     }
   }
+  MergeCompileUnits(m, aside->compile_units);
   RestoreFunctionOrder(m, aside->function_order);
   for (const ChangedGlobal &c : aside->changed)
     if (c.unnamed)

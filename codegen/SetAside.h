@@ -60,12 +60,13 @@ public:
   llvm::StringSet<> names; // of the set-aside functions
   std::vector<ChangedGlobal> changed;
   std::vector<std::string> function_order; // every function, by name
+  unsigned compile_units = 0;               // in llvm.dbg.cu
 };
 
 /// Sets aside, in `m`, the functions with a body that differentiation
 /// neither created nor changed and that nothing it created or changed
-/// reaches. Null when there are none, or when the module carries debug
-/// information or ifuncs (then the whole module is post-optimized). The
+/// reaches. Null when there are none, or when the module has ifuncs (then
+/// the whole module is post-optimized). The
 /// globals the set-aside code refers to are made external for the time
 /// being, so post-optimization treats them as used from elsewhere.
 absl::StatusOr<std::unique_ptr<SetAsideFunctions>>
