@@ -49,6 +49,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <algorithm>
 #include <string>
@@ -110,6 +111,30 @@ bool HasBlockAddress(const llvm::Function &f) {
   return false;
 }
 
+/// Whether `f`'s body refers to the address of a block (of any function):
+/// linking it back needs that function's body in the bitcode too.
+bool UsesBlockAddress(const llvm::Function &f) {
+  llvm::SmallPtrSet<const llvm::Constant *, 32> seen;
+  llvm::SmallVector<const llvm::Constant *, 8> work;
+  for (const llvm::BasicBlock &bb : f)
+    for (const llvm::Instruction &i : bb)
+      for (const llvm::Use &op : i.operands())
+        if (auto *c = llvm::dyn_cast<llvm::Constant>(op.get()))
+          if (!llvm::isa<llvm::GlobalValue>(c))
+            work.push_back(c);
+  while (!work.empty()) {
+    const llvm::Constant *c = work.pop_back_val();
+    if (llvm::isa<llvm::BlockAddress>(c))
+      return true;
+    if (llvm::isa<llvm::GlobalValue>(c) || !seen.insert(c).second)
+      continue;
+    for (const llvm::Use &op : c->operands())
+      if (auto *k = llvm::dyn_cast<llvm::Constant>(op.get()))
+        work.push_back(k);
+  }
+  return false;
+}
+
 /// The functions with a body that post-optimization must see: those
 /// differentiation created or changed, those an alias names or whose block
 /// address is taken, and everything these reach.
@@ -127,7 +152,7 @@ FunctionsToOptimize(const llvm::Module &m, const BeforeDifferentiation &before) 
     bool unchanged = before.defined.contains(&f) &&
                      before.defined_names.contains(f.getName()) &&
                      !before.requesters.contains(&f);
-    if (!unchanged || HasBlockAddress(f))
+    if (!unchanged || HasBlockAddress(f) || UsesBlockAddress(f))
       reach(&f);
   }
   for (const llvm::GlobalAlias &a : m.aliases())
@@ -152,9 +177,9 @@ FunctionsToOptimize(const llvm::Module &m, const BeforeDifferentiation &before) 
 }
 
 /// Records `g` as changed, names it if it has no name, and gives it
-/// external linkage (without a comdat when `drop_comdat`).
-void Externalize(llvm::GlobalValue &g, bool drop_comdat,
-                 std::vector<ChangedGlobal> &changed) {
+/// `linkage` (without a comdat when `drop_comdat`).
+void Externalize(llvm::GlobalValue &g, llvm::GlobalValue::LinkageTypes linkage,
+                 bool drop_comdat, std::vector<ChangedGlobal> &changed) {
   ChangedGlobal c;
   c.linkage = g.getLinkage();
   c.unnamed = !g.hasName();
@@ -167,7 +192,7 @@ void Externalize(llvm::GlobalValue &g, bool drop_comdat,
     c.comdat_kind = go->getComdat()->getSelectionKind();
     go->setComdat(nullptr);
   }
-  g.setLinkage(llvm::GlobalValue::ExternalLinkage);
+  g.setLinkage(linkage);
   c.name = g.getName().str();
   changed.push_back(std::move(c));
 }
@@ -177,6 +202,20 @@ void Externalize(llvm::GlobalValue &g, bool drop_comdat,
 bool MayVanish(const llvm::GlobalValue &g) {
   return g.isDiscardableIfUnused() && !g.hasAvailableExternallyLinkage();
 }
+
+/// The linkage that keeps `g` (which MayVanish) while set-aside code uses
+/// it and says as much as its own about its body: a linkonce definition
+/// may be replaced at link time (so nothing may be inferred from it or
+/// inlined), a linkonce_odr one only by an equivalent; local ones are
+/// exact.
+llvm::GlobalValue::LinkageTypes KeptLinkage(const llvm::GlobalValue &g) {
+  if (g.hasLinkOnceODRLinkage())
+    return llvm::GlobalValue::WeakODRLinkage;
+  if (g.hasLinkOnceLinkage())
+    return llvm::GlobalValue::WeakAnyLinkage;
+  return llvm::GlobalValue::ExternalLinkage;
+}
+
 
 /// Turns the bitcode copy of the module into one that defines only the
 /// set-aside functions, with nothing the module already has.
@@ -345,21 +384,36 @@ SetAsideUnchangedFunctions(llvm::Module &m, const BeforeDifferentiation &before)
   if (aside.empty())
     return nullptr;
 
-  // Step 1: what the set-aside bodies use stays, as if used from elsewhere.
+  // Step 1: what the set-aside bodies use, and what shares a comdat with
+  // them, stays, as if used from elsewhere.
   llvm::SetVector<llvm::GlobalValue *> used;
   llvm::SmallPtrSet<const llvm::Constant *, 32> seen;
-  for (llvm::Function *f : aside)
+  llvm::SmallPtrSet<const llvm::Comdat *, 8> comdats;
+  for (llvm::Function *f : aside) {
     ForEachGlobalUsedBy(*f, seen, [&](const llvm::GlobalValue *g) {
       used.insert(const_cast<llvm::GlobalValue *>(g));
     });
+    if (f->hasComdat())
+      comdats.insert(f->getComdat());
+  }
+  for (llvm::GlobalObject &go : m.global_objects())
+    if (go.hasComdat() && comdats.contains(go.getComdat()))
+      used.insert(&go);
   auto result = std::make_unique<SetAsideFunctions>();
   if (const llvm::NamedMDNode *cus = m.getNamedMetadata("llvm.dbg.cu"))
     result->compile_units = cus->getNumOperands();
-  for (llvm::GlobalValue *g : used)
-    if (!aside.contains(llvm::dyn_cast<llvm::Function>(g)) && MayVanish(*g))
-      Externalize(*g, /*drop_comdat=*/false, result->changed);
+  for (llvm::GlobalValue *g : used) {
+    if (aside.contains(llvm::dyn_cast<llvm::Function>(g)))
+      continue;
+    if (MayVanish(*g))
+      Externalize(*g, KeptLinkage(*g), /*drop_comdat=*/false, result->changed);
+    else if (!g->hasName())
+      Externalize(*g, g->getLinkage(), /*drop_comdat=*/false,
+                  result->changed);
+  }
   for (llvm::Function *f : aside) {
-    Externalize(*f, /*drop_comdat=*/true, result->changed);
+    Externalize(*f, llvm::GlobalValue::ExternalLinkage, /*drop_comdat=*/true,
+                result->changed);
     result->names.insert(f->getName());
   }
   for (const llvm::Function &f : m)
@@ -369,6 +423,30 @@ SetAsideUnchangedFunctions(llvm::Module &m, const BeforeDifferentiation &before)
   llvm::WriteBitcodeToFile(m, os);
   for (llvm::Function *f : aside)
     f->deleteBody();
+  // The declarations left, and what the set-aside code uses, must keep
+  // their names: were one deleted, the optimizer could create another
+  // global of that name (a library call) that the linker would then bind
+  // to the set-aside one.
+  llvm::SmallPtrSet<const llvm::GlobalValue *, 8> listed;
+  for (const char *list : {"llvm.used", "llvm.compiler.used"})
+    if (const llvm::GlobalVariable *gv = m.getNamedGlobal(list))
+      if (gv->hasInitializer())
+        for (const llvm::Use &op : gv->getInitializer()->operands())
+          if (auto *g = llvm::dyn_cast<llvm::GlobalValue>(
+                  op.get()->stripPointerCasts()))
+            listed.insert(g);
+  llvm::SmallVector<llvm::GlobalValue *, 64> anchors;
+  for (llvm::Function *f : aside)
+    if (!listed.contains(f))
+      anchors.push_back(f);
+  for (llvm::GlobalValue *g : used) {
+    auto *f = llvm::dyn_cast<llvm::Function>(g);
+    if (!listed.contains(g) && !(f && (aside.contains(f) || f->isIntrinsic())))
+      anchors.push_back(g);
+  }
+  for (llvm::GlobalValue *g : anchors)
+    result->anchors.insert(g->getName());
+  llvm::appendToCompilerUsed(m, anchors);
   return result;
 }
 
@@ -404,6 +482,10 @@ absl::Status RestoreSetAside(llvm::Module &m,
       llvm::cast<llvm::GlobalObject>(g)->setComdat(comdat);
     }
   }
+  llvm::removeFromUsedLists(m, [&](llvm::Constant *c) {
+    auto *g = llvm::dyn_cast<llvm::GlobalValue>(c->stripPointerCasts());
+    return g && g->hasName() && aside->anchors.contains(g->getName());
+  });
   MergeCompileUnits(m, aside->compile_units);
   RestoreFunctionOrder(m, aside->function_order);
   for (const ChangedGlobal &c : aside->changed)

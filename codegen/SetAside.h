@@ -61,6 +61,7 @@ public:
   std::vector<ChangedGlobal> changed;
   std::vector<std::string> function_order; // every function, by name
   unsigned compile_units = 0;               // in llvm.dbg.cu
+  llvm::StringSet<> anchors; // added to llvm.compiler.used meanwhile
 };
 
 /// Sets aside, in `m`, the functions with a body that differentiation
