@@ -6,10 +6,16 @@
 // (callees, vtables, aliases), and the rest. Post-optimization needs the
 // first two; the rest is set aside:
 //
-//   1. The globals the set-aside bodies refer to that the optimizer could
-//      delete, specialize or constant-fold once it sees no other use
-//      (local and linkonce linkage) become external for the time being;
-//      so do the set-aside functions themselves, without their comdats.
+//   1. The globals the set-aside bodies refer to, and those sharing a
+//      comdat with them, that the optimizer could delete, specialize or
+//      constant-fold once it sees no other use become visible for the time
+//      being: local linkage becomes external, linkonce becomes weak (still
+//      interposable: nothing may be inlined or inferred from the body) and
+//      linkonce_odr weak_odr; unnamed ones are named (the linker matches by
+//      name). The set-aside functions become external, without comdats.
+//      Both stay in llvm.compiler.used meanwhile, so no name is freed for
+//      the optimizer to reuse (a library call it creates, `exp2` for
+//      `pow(2, x)`, would otherwise be linked to a set-aside `exp2`).
 //   2. The whole module is written as bitcode (a few percent of its size in
 //      memory), and the set-aside functions become declarations.
 //   3. After post-optimization the bitcode is read lazily; everything but
@@ -20,8 +26,9 @@
 //
 // Correctness rests on step 1: during post-optimization the set-aside code
 // is an unknown external caller of what it uses. A function whose block
-// address is taken, or that an alias names, is never set aside (a
-// declaration can have neither). Debug information comes back with the
+// address is taken, that takes one, or that an alias names, is never set
+// aside (a declaration can have neither, and linking a block address back
+// needs its function's body). Debug information comes back with the
 // bodies; its compile units, which the linker copies, are folded into the
 // module's. Modules with ifuncs are post-optimized whole.
 //
