@@ -78,11 +78,25 @@ Value *ForwardEmitter::TOrZero(Value *v, unsigned lane) {
 //===----------------------------------------------------------------------===//
 
 Value *ForwardEmitter::ZeroShadow(Type *t) {
-  if (!ContainsPointer(t) || t->isVectorTy())
+  if (!ContainsPointer(t))
+    return Constant::getNullValue(t);
+  auto *vt = dyn_cast<VectorType>(t);
+  // A vector of pointers (a vectorized select between an active and an
+  // inactive pointer) gets the zero arena in every lane, as a scalar does.
+  if (vt && (!vt->getElementType()->isPointerTy() ||
+             vt->getElementType()->getPointerAddressSpace() != 0))
     return Constant::getNullValue(t);
   auto it = zero_shadows_.find(t);
   if (it != zero_shadows_.end())
     return it->second;
+  if (vt) {
+    auto *ptr = cast<Instruction>(ZeroShadow(vt->getElementType()));
+    IRBuilder<> eb(ptr->getNextNode());
+    Value *splat =
+        eb.CreateVectorSplat(vt->getElementCount(), ptr, "zero.shadow.splat");
+    zero_shadows_[t] = splat;
+    return splat;
+  }
   // Made once, at the top of the function, so it dominates every use;
   // aggregates right after the pointer they are built from.
   Value *v;
