@@ -6,6 +6,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instructions.h"
 
 #include <memory>
 #include <string>
@@ -33,6 +34,39 @@ std::string PointerTypeString(const MemoryTypes &pointee) {
     s += ", [-1," + std::to_string(off) + "]:" + b.ToString();
   }
   return s + "}";
+}
+
+/// The values that are the same pointer as `v`: `v`, and where `v` is read
+/// from a stack slot that holds one value all along (the variable of an
+/// unoptimized caller, `double *x = malloc(...)`), every read of that slot
+/// and the value stored.
+llvm::SmallVector<const llvm::Value *, 4> SamePointer(const llvm::Value *v) {
+  llvm::SmallVector<const llvm::Value *, 4> out{v};
+  auto *load = llvm::dyn_cast<llvm::LoadInst>(v);
+  auto *slot = load ? llvm::dyn_cast<llvm::AllocaInst>(
+                          load->getPointerOperand()->stripPointerCasts())
+                    : nullptr;
+  if (!slot)
+    return out;
+  const llvm::Value *stored = nullptr;
+  llvm::SmallVector<const llvm::Value *, 4> reads;
+  for (const llvm::User *u : slot->users()) {
+    if (auto *l = llvm::dyn_cast<llvm::LoadInst>(u)) {
+      if (l != load && l->getType() == load->getType())
+        reads.push_back(l);
+      continue;
+    }
+    auto *s = llvm::dyn_cast<llvm::StoreInst>(u);
+    if (!s || s->getPointerOperand() != slot ||
+        (stored && s->getValueOperand() != stored))
+      return out; // escapes, or holds more than one value
+    stored = s->getValueOperand();
+  }
+  if (!stored)
+    return out;
+  out.push_back(stored);
+  out.append(reads.begin(), reads.end());
+  return out;
 }
 
 class TypeInfoCache {
@@ -68,12 +102,17 @@ void AddCallerArgumentTypes(llvm::MutableArrayRef<RequestCall> calls) {
       // The shadow has the layout of the primal memory: what the caller
       // does with either describes both.
       const TypeInfo &known = types.Of(*caller);
-      MemoryTypes passed = known.TypesAt(rc.primals[i]);
+      MemoryTypes passed;
+      auto learn = [&](const llvm::Value *p) {
+        for (const llvm::Value *same : SamePointer(p))
+          for (const auto &[off, b] : known.TypesAt(same).at)
+            passed.Add(off, b);
+      };
+      learn(rc.primals[i]);
       if (i < rc.shadows.size())
         for (const llvm::WeakTrackingVH &shadow : rc.shadows[i])
           if (shadow)
-            for (const auto &[off, b] : known.TypesAt(shadow).at)
-              passed.Add(off, b);
+            learn(shadow);
       if (!AddsFloats(passed, types.Of(f).TypesAt(a)))
         continue;
       r.arg_types.resize(f.arg_size());

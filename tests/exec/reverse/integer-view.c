@@ -1,6 +1,7 @@
 // Functions that see the caller's double arrays only through uint64_t
 // pointers (a word reversal, a word copy, a copy in a noinline helper
-// behind a function that types one other word): alone, their type analysis
+// behind a function that types one other word; arrays from malloc held in
+// variables): alone, their type analysis
 // finds only integers there, and the reverse derivative left the adjoints
 // where they were (silently wrong at -O0..-O3). The request now carries
 // what the caller's code says of the memory and of its shadow
@@ -8,6 +9,7 @@
 // Against the analytic derivatives, in both modes.
 // RUN: sh %testlib/run-c.sh %s
 #include <stdint.h>
+#include <stdlib.h>
 #include "enzyme.h"
 #include "fdcheck.h"
 #include <math.h>
@@ -64,5 +66,14 @@ int main(void) {
   CHECK_CLOSE(2.0, dz[1]);
   CHECK_CLOSE(2.0, dz[3]);
   CHECK_CLOSE(1.0, dz[4]);
+  /* malloc'd arrays, which an unoptimized caller reads back from the
+     variables holding them before each use */
+  double *m = malloc(2 * sizeof(double)), *dm = malloc(2 * sizeof(double));
+  m[0] = 1.0; m[1] = 2.0; dm[0] = 3.0; dm[1] = 4.0;
+  __enzyme_autodiff((void *)reverse_words, enzyme_dup, m, dm, enzyme_const, 2);
+  CHECK_CLOSE(4.0, dm[0]);
+  CHECK_CLOSE(3.0, dm[1]);
+  free(m);
+  free(dm);
   return fd_report();
 }
