@@ -63,6 +63,8 @@ absl::Status ForwardEmitter::visitStoreInst(StoreInst &i) {
       return NoShadowForStore(i, *ptr);
     return absl::OkStatus();
   }
+  if (absl::Status st = CheckUntrackedBitsStore(i); !st.ok())
+    return st;
   for (unsigned k = 0; k < width_; ++k) {
     Value *sp = T(ptr, k);
     if (!sp)

@@ -57,6 +57,8 @@ public:
   /// float, feeds a float again (its derivative would be lost).
   absl::Status CheckFloatBitsKept(llvm::Instruction &i);
   bool FloatBitsReachFloat(llvm::Instruction &i);
+  bool FromUntrackedActiveBits(llvm::Value *v, unsigned depth);
+  absl::Status CheckUntrackedBitsStore(llvm::StoreInst &i);
   bool IsFloatBits(llvm::Value *v, unsigned depth, bool direct = false,
                    bool loose = false);
   absl::Status CheckNotFloatBits(llvm::Instruction &i);

@@ -304,6 +304,55 @@ absl::Status ForwardEmitter::CheckFloatBitsKept(Instruction &i) {
                      "can); do the arithmetic on the floating-point value");
 }
 
+/// Whether integer `v` is read, directly or through integer steps that
+/// carry no tangent, from active memory (a pointer with a shadow) in words
+/// of 4 bytes or more: bits that may be a float's, whose tangent those
+/// steps dropped (the type analysis did not see them as a float's).
+bool ForwardEmitter::FromUntrackedActiveBits(Value *v, unsigned depth) {
+  if (depth > 8 || !v->getType()->isIntOrIntVectorTy())
+    return false;
+  if (auto *l = dyn_cast<LoadInst>(v))
+    return HasT(l->getPointerOperand()) &&
+           out_.getDataLayout().getTypeStoreSize(l->getType()) >= 4;
+  auto *i = dyn_cast<Instruction>(v);
+  if (!i || HasT(i) ||
+      !(isa<BinaryOperator>(i) || isa<CastInst>(i) || isa<PHINode>(i) ||
+        isa<SelectInst>(i) || isa<FreezeInst>(i)))
+    return false;
+  for (Value *op : i->operands())
+    if (FromUntrackedActiveBits(op, depth + 1))
+      return true;
+  return false;
+}
+
+/// A store into active memory that holds floats of such bits computed
+/// with: its tangent would silently be zero (the bits of active doubles
+/// computed with through integer pointers). Reverse mode refuses the same.
+absl::Status ForwardEmitter::CheckUntrackedBitsStore(StoreInst &i) {
+  Value *val = i.getValueOperand();
+  if (isa<Constant>(val) || isa<LoadInst>(val) || HasT(val) ||
+      !FromUntrackedActiveBits(val, 0))
+    return absl::OkStatus();
+  if (!types_)
+    types_.emplace(TypeInfo::Compute(out_));
+  MemoryTypes mt = types_->TypesAt(i.getPointerOperand());
+  int64_t size = out_.getDataLayout().getTypeStoreSize(val->getType());
+  bool floats = false;
+  for (int64_t off = 0; off < size; ++off) {
+    BaseType::Kind kind = mt.Lookup(off).kind;
+    floats |= kind == BaseType::Float || kind == BaseType::Anything;
+  }
+  if (!floats)
+    return absl::OkStatus();
+  return ErrorAt(absl::StatusCode::kUnimplemented, i,
+                 "storing integer bits computed from active memory over "
+                 "memory that holds active floating-point data (type "
+                 "analysis: " +
+                     mt.ToString() +
+                     "): the bits may be a float's, whose tangent would be "
+                     "lost; compute with the floating-point values");
+}
+
 /// `sitofp`/`uitofp` of the bits of an active float reads the bits as a
 /// number (a fast log2): there is no derivative to give.
 absl::Status ForwardEmitter::CheckNotFloatBits(Instruction &i) {

@@ -1,0 +1,39 @@
+// Forward mode: integer arithmetic on the bits of a caller's doubles read
+// through uint64_t pointers (y = 2x by adding one to the exponent, a sign
+// flip by a mask passed at run time), stored over doubles. The sums
+// carried no tangent and the tangents came back 0 at -O0..-O3 (a helper
+// hunt); now a diagnostic naming the store, and no output is written.
+// RUN: %clang -S -emit-llvm -O0 -Xclang -disable-O0-optnone %s -o %t0.ll
+// RUN: not %autodiff-opt %t0.ll -o %t0.out.ll 2>&1 | FileCheck %s
+// RUN: not test -e %t0.out.ll
+// RUN: %clang -S -emit-llvm -O2 %s -o %t2.ll
+// RUN: not %autodiff-opt %t2.ll -o %t2.out.ll 2>&1 | FileCheck %s
+// RUN: not test -e %t2.out.ll
+// CHECK-DAG: in function `twice` (while generating `fwddiffe_twice`), `store`: storing integer bits computed from active memory over memory that holds active floating-point data
+// CHECK-DAG: in function `flip` (while generating `fwddiffe_flip`), `store`: storing integer bits computed from active memory over memory that holds active floating-point data
+#include <stdint.h>
+#include <stdio.h>
+extern int enzyme_dup, enzyme_const;
+void __enzyme_fwddiff(void *, ...);
+
+void twice(double *x, double *y, int n) {
+  uint64_t *u = (uint64_t *)x, *v = (uint64_t *)y;
+  for (int i = 0; i < n; ++i)
+    v[i] = u[i] + (1ull << 52);
+}
+
+void flip(double *x, double *y, uint64_t mask, int n) {
+  uint64_t *u = (uint64_t *)x, *v = (uint64_t *)y;
+  for (int i = 0; i < n; ++i)
+    v[i] = u[i] ^ mask;
+}
+
+int main(void) {
+  double x[3] = {1.5, -2.25, 0.75}, dx[3] = {1, 1, 1}, y[3], dy[3];
+  __enzyme_fwddiff((void *)twice, enzyme_dup, x, dx, enzyme_dup, y, dy, 3);
+  printf("%g %g %g\n", dy[0], dy[1], dy[2]);
+  __enzyme_fwddiff((void *)flip, enzyme_dup, x, dx, enzyme_dup, y, dy,
+                   enzyme_const, 1ull << 63, 3);
+  printf("%g %g %g\n", dy[0], dy[1], dy[2]);
+  return 0;
+}
