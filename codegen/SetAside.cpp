@@ -47,6 +47,8 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DebugProgramInstruction.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/Instructions.h"
@@ -258,6 +260,9 @@ llvm::Error KeepOnlySetAside(llvm::Module &src, const llvm::StringSet<> &names) 
     a.eraseFromParent();
   }
   src.setModuleInlineAsm("");
+  // Every comdat is stripped above; the linker would still resolve the
+  // table's entries (COFF's `largest` needs its key's initializer).
+  src.getComdatSymbolTable().clear();
   // (Materializing checks the debug-info version in the module flags, so
   // they go afterwards. The compile units stay: the linked bodies refer to
   // them; MergeCompileUnits folds them into the module's.)
@@ -329,6 +334,74 @@ void MergeCompileUnits(llvm::Module &m, unsigned original) {
   cus->clearOperands();
   for (llvm::MDNode *cu : keep)
     cus->addOperand(cu);
+}
+
+BodyDebugInfo KeepDebugInfo(const llvm::Function &f) {
+  BodyDebugInfo d;
+  f.getAllMetadata(d.function);
+  for (const llvm::Instruction &i : llvm::instructions(f)) {
+    BodyDebugInfo::Inst e;
+    e.index = d.count++;
+    e.loc = i.getDebugLoc();
+    i.getAllMetadataOtherThanDebugLoc(e.attached);
+    for (const llvm::DbgRecord &r : i.getDbgRecordRange()) {
+      BodyDebugInfo::Record rec;
+      rec.loc = r.getDebugLoc();
+      if (auto *v = llvm::dyn_cast<llvm::DbgVariableRecord>(&r)) {
+        rec.variable = v->getRawVariable();
+        rec.expression = v->getRawExpression();
+        if (v->isDbgAssign()) {
+          rec.address_expression = v->getRawAddressExpression();
+          rec.assign_id = llvm::dyn_cast_or_null<llvm::MDNode>(v->getRawAssignID());
+        }
+      } else if (auto *l = llvm::dyn_cast<llvm::DbgLabelRecord>(&r)) {
+        rec.variable = l->getRawLabel();
+      }
+      e.records.push_back(rec);
+    }
+    if (e.loc || !e.attached.empty() || !e.records.empty())
+      d.insts.push_back(std::move(e));
+  }
+  return d;
+}
+
+/// Gives the linked-back body of `f` its original debug metadata (its own
+/// copies came through the bitcode); a body that does not match
+/// instruction for instruction keeps the copies.
+void RestoreDebugInfo(llvm::Function &f, const BodyDebugInfo &d) {
+  std::vector<llvm::Instruction *> insts;
+  for (llvm::Instruction &i : llvm::instructions(f))
+    insts.push_back(&i);
+  if (insts.size() != d.count)
+    return;
+  for (const auto &[kind, node] : d.function)
+    f.setMetadata(kind, node);
+  for (const BodyDebugInfo::Inst &e : d.insts) {
+    llvm::Instruction *i = insts[e.index];
+    i->setDebugLoc(e.loc);
+    for (const auto &[kind, node] : e.attached)
+      i->setMetadata(kind, node);
+    auto range = i->getDbgRecordRange();
+    if (static_cast<size_t>(std::distance(range.begin(), range.end())) !=
+        e.records.size())
+      continue;
+    auto rec = e.records.begin();
+    for (llvm::DbgRecord &r : range) {
+      r.setDebugLoc(rec->loc);
+      if (auto *v = llvm::dyn_cast<llvm::DbgVariableRecord>(&r)) {
+        v->setVariable(llvm::cast<llvm::DILocalVariable>(rec->variable));
+        v->setExpression(llvm::cast<llvm::DIExpression>(rec->expression));
+        if (v->isDbgAssign() && rec->assign_id) {
+          v->setAddressExpression(
+              llvm::cast<llvm::DIExpression>(rec->address_expression));
+          v->setAssignId(llvm::cast<llvm::DIAssignID>(rec->assign_id));
+        }
+      } else if (auto *l = llvm::dyn_cast<llvm::DbgLabelRecord>(&r)) {
+        l->setLabel(llvm::cast<llvm::DILabel>(rec->variable));
+      }
+      ++rec;
+    }
+  }
 }
 
 /// Puts the module's functions back in `order` (the linker appends the
@@ -428,6 +501,9 @@ SetAsideUnchangedFunctions(llvm::Module &m, const BeforeDifferentiation &before)
   // Step 2: keep their bodies as bitcode, leave declarations.
   llvm::raw_svector_ostream os(result->bitcode);
   llvm::WriteBitcodeToFile(m, os);
+  if (result->compile_units > 0)
+    for (llvm::Function *f : aside)
+      result->debug[f->getName()] = KeepDebugInfo(*f);
   for (llvm::Function *f : aside)
     f->deleteBody();
   // The declarations left, and what the set-aside code uses, must keep
@@ -493,6 +569,9 @@ absl::Status RestoreSetAside(llvm::Module &m,
     auto *g = llvm::dyn_cast<llvm::GlobalValue>(c->stripPointerCasts());
     return g && g->hasName() && aside->anchors.contains(g->getName());
   });
+  for (const auto &entry : aside->debug)
+    if (llvm::Function *f = m.getFunction(entry.getKey()))
+      RestoreDebugInfo(*f, entry.getValue());
   MergeCompileUnits(m, aside->compile_units);
   RestoreFunctionOrder(m, aside->function_order);
   for (const ChangedGlobal &c : aside->changed)

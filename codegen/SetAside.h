@@ -19,7 +19,9 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Comdat.h"
+#include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/GlobalValue.h"
 
 #include <memory>
@@ -53,6 +55,31 @@ struct ChangedGlobal {
   bool unnamed = false;
 };
 
+/// The debug metadata of one set-aside body, instruction by instruction:
+/// linked back from bitcode, the body holds copies of it, which are
+/// replaced by these originals (what else refers to the function's
+/// subprogram, a static local or an inlined copy, keeps referring to the
+/// one the function has).
+struct BodyDebugInfo {
+  struct Record {
+    llvm::MDNode *variable = nullptr; // or the label
+    llvm::MDNode *expression = nullptr;
+    llvm::MDNode *address_expression = nullptr;
+    llvm::MDNode *assign_id = nullptr;
+    llvm::DebugLoc loc;
+  };
+  struct Inst {
+    unsigned index = 0;
+    llvm::DebugLoc loc;
+    /// All of them: loop metadata holds debug locations too.
+    llvm::SmallVector<std::pair<unsigned, llvm::MDNode *>, 1> attached;
+    llvm::SmallVector<Record, 1> records;
+  };
+  llvm::SmallVector<std::pair<unsigned, llvm::MDNode *>, 2> function;
+  std::vector<Inst> insts;
+  unsigned count = 0;
+};
+
 /// The set-aside functions' bodies and what was changed to set them aside.
 class SetAsideFunctions {
 public:
@@ -62,6 +89,7 @@ public:
   std::vector<std::string> function_order; // every function, by name
   unsigned compile_units = 0;               // in llvm.dbg.cu
   llvm::StringSet<> anchors; // added to llvm.compiler.used meanwhile
+  llvm::StringMap<BodyDebugInfo> debug; // with debug info only
 };
 
 /// Sets aside, in `m`, the functions with a body that differentiation
