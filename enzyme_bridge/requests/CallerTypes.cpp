@@ -84,6 +84,25 @@ private:
 
 } // namespace
 
+std::string CallerPointerType(const TypeInfo &caller,
+                              llvm::ArrayRef<const llvm::Value *> passed,
+                              const TypeInfo &callee,
+                              const llvm::Argument &param) {
+  if (!param.getType()->isPointerTy() || param.hasAttribute("enzyme_type"))
+    return "";
+  // The shadow has the layout of the primal memory: what the caller does
+  // with either describes both.
+  MemoryTypes known;
+  for (const llvm::Value *p : passed)
+    if (p)
+      for (const llvm::Value *same : SamePointer(p))
+        for (const auto &[off, b] : caller.TypesAt(same).at)
+          known.Add(off, b);
+  if (!AddsFloats(known, callee.TypesAt(&param)))
+    return "";
+  return PointerTypeString(known);
+}
+
 void AddCallerArgumentTypes(llvm::MutableArrayRef<RequestCall> calls) {
   TypeInfoCache types;
   for (RequestCall &rc : calls) {
@@ -93,30 +112,20 @@ void AddCallerArgumentTypes(llvm::MutableArrayRef<RequestCall> calls) {
     const llvm::Function &f = *r.fn;
     const llvm::Function *caller = rc.call->getFunction();
     for (unsigned i = 0; i < f.arg_size() && i < r.args.size(); ++i) {
-      const llvm::Argument *a = f.getArg(i);
       bool dup = r.args[i] == ArgActivity::Dup ||
                  r.args[i] == ArgActivity::DupNoNeed;
-      if (!dup || !a->getType()->isPointerTy() || i >= rc.primals.size() ||
-          !rc.primals[i] || a->hasAttribute("enzyme_type"))
+      if (!dup || i >= rc.primals.size())
         continue;
-      // The shadow has the layout of the primal memory: what the caller
-      // does with either describes both.
-      const TypeInfo &known = types.Of(*caller);
-      MemoryTypes passed;
-      auto learn = [&](const llvm::Value *p) {
-        for (const llvm::Value *same : SamePointer(p))
-          for (const auto &[off, b] : known.TypesAt(same).at)
-            passed.Add(off, b);
-      };
-      learn(rc.primals[i]);
+      llvm::SmallVector<const llvm::Value *, 4> passed{rc.primals[i]};
       if (i < rc.shadows.size())
         for (const llvm::WeakTrackingVH &shadow : rc.shadows[i])
-          if (shadow)
-            learn(shadow);
-      if (!AddsFloats(passed, types.Of(f).TypesAt(a)))
+          passed.push_back(shadow);
+      std::string t = CallerPointerType(types.Of(*caller), passed,
+                                        types.Of(f), *f.getArg(i));
+      if (t.empty())
         continue;
       r.arg_types.resize(f.arg_size());
-      r.arg_types[i] = PointerTypeString(passed);
+      r.arg_types[i] = std::move(t);
     }
   }
 }

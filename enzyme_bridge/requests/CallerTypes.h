@@ -17,7 +17,25 @@
 
 #include "llvm/ADT/ArrayRef.h"
 
+#include <string>
+
+namespace llvm {
+class Argument;
+class Value;
+} // namespace llvm
+
 namespace autodiff {
+
+class TypeInfo;
+
+/// The "enzyme_type" string for `param` when its caller passes `passed`
+/// (the pointer, then its shadows) and `caller` (the caller's type
+/// analysis) finds floats there at offsets where `callee` (the callee's)
+/// does not; empty otherwise.
+std::string CallerPointerType(const TypeInfo &caller,
+                              llvm::ArrayRef<const llvm::Value *> passed,
+                              const TypeInfo &callee,
+                              const llvm::Argument &param);
 
 /// Fills `request.arg_types` of the forward and combined reverse requests
 /// in `calls` (split-mode halves are left alone: their two calls must

@@ -272,6 +272,7 @@ private:
   /// split derivative.
   bool StaysModuleCall(llvm::CallBase &call);
   /// The split derivative `call` needs (mode Augmented).
+  void AddArgumentTypes(llvm::CallBase &call, DiffRequest &r);
   absl::StatusOr<DiffRequest> ModuleCallRequest(llvm::CallBase &call,
                                                 llvm::Function &callee);
   /// Forward sweep: calls the augmented half before `call`.
@@ -418,6 +419,9 @@ private:
       primal_insts_;
   /// Computed on first need (memory copies, integer accesses).
   std::optional<TypeInfo> types_;
+  /// The callees' own type analyses (AddArgumentTypes).
+  llvm::DenseMap<const llvm::Function *, std::unique_ptr<TypeInfo>>
+      callee_types_;
   llvm::MapVector<llvm::Loop *, LoopTape> tapes_;
   /// Per primal load: null when no later write may change what it read,
   /// else such a write (or the load itself when it is atomic or volatile).

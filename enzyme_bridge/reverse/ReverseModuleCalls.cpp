@@ -17,6 +17,7 @@
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/requests/DerivativeCache.h"
+#include "enzyme_bridge/requests/CallerTypes.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "enzyme_bridge/reverse/ReverseMode.h"
 #include "enzyme_bridge/rules/BlasRules.h"
@@ -120,6 +121,29 @@ bool ReverseEmitter::StaysModuleCall(CallBase &call) {
          TouchesActiveData(call);
 }
 
+/// What this function's code knows of the memory a call passes with a
+/// shadow goes into the callee's request (requests/CallerTypes.h): a
+/// callee that only copies it (a struct swap done with memcpy) cannot type
+/// it alone.
+void ReverseEmitter::AddArgumentTypes(CallBase &call, DiffRequest &r) {
+  if (!types_)
+    types_.emplace(TypeInfo::Compute(out_));
+  std::unique_ptr<TypeInfo> &callee_types = callee_types_[r.fn];
+  if (!callee_types)
+    callee_types = std::make_unique<TypeInfo>(TypeInfo::Compute(*r.fn));
+  for (unsigned k = 0; k < r.args.size() && k < r.fn->arg_size(); ++k) {
+    if (r.args[k] != ArgActivity::Dup)
+      continue;
+    Value *a = call.getArgOperand(k);
+    std::string t = CallerPointerType(*types_, {a, JoinedShadow(a)},
+                                      *callee_types, *r.fn->getArg(k));
+    if (t.empty())
+      continue;
+    r.arg_types.resize(r.fn->arg_size());
+    r.arg_types[k] = std::move(t);
+  }
+}
+
 absl::StatusOr<DiffRequest>
 ReverseEmitter::ModuleCallRequest(CallBase &call, Function &callee) {
   std::string name = "`" + callee.getName().str() + "`";
@@ -159,6 +183,7 @@ ReverseEmitter::ModuleCallRequest(CallBase &call, Function &callee) {
   // An active pointer result: the augmented half returns its shadow too.
   r.return_tangent = (HoldsFloat(rt) || rt->isPointerTy()) && Active(&call);
   AD_RETURN_IF_ERROR(CheckReverseRequest(r));
+  AddArgumentTypes(call, r);
   return r;
 }
 
