@@ -34,7 +34,6 @@
 #include "codegen/Pipeline.h"
 #include "codegen/SetAside.h"
 
-#include "enzyme_bridge/requests/CallSite.h"
 #include "support/StatusMacros.h"
 #include "support/Text.h"
 
@@ -95,17 +94,6 @@ size_t CountDefinitions(const llvm::Module &m) {
   size_t n = 0;
   for (const llvm::Function &f : m)
     n += !f.isDeclaration();
-  return n;
-}
-
-/// The number of `__enzyme_*` request calls in `m`.
-unsigned CountRequests(const llvm::Module &m) {
-  unsigned n = 0;
-  for (const llvm::Function &f : m)
-    for (const llvm::BasicBlock &bb : f)
-      for (const llvm::Instruction &i : bb)
-        if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i))
-          n += RequestModeOf(*call).has_value();
   return n;
 }
 
@@ -293,15 +281,12 @@ absl::Status RunAutodiffPipeline(llvm::Module &m,
   BeforeDifferentiation before;
   {
     StageScope stage("differentiate", "differentiate __enzyme_* calls", opts);
-    unsigned requests_before = CountRequests(m);
-    size_t definitions_before = CountDefinitions(m);
-    if (!opts.postopt_whole_module)
-      before = SnapshotBeforeDifferentiation(m);
+    before = SnapshotBeforeDifferentiation(m);
     AD_RETURN_IF_ERROR(DifferentiateModule(m, opts.bridge));
-    NumRequestsDifferentiated += requests_before;
+    NumRequestsDifferentiated += before.requests;
     size_t definitions_after = CountDefinitions(m);
-    if (definitions_after > definitions_before)
-      NumFunctionsGenerated += definitions_after - definitions_before;
+    if (definitions_after > before.defined.size())
+      NumFunctionsGenerated += definitions_after - before.defined.size();
     AD_RETURN_IF_ERROR(Verify(m, "after differentiation"));
   }
   if (opts.print_module_after)

@@ -68,9 +68,9 @@ namespace autodiff {
 
 namespace {
 
-/// Calls `on_global` for each global value `c` refers to, looking through
-/// constant expressions and aggregates (a block address refers to its
-/// function).
+/// Calls `on_global(g, block_address)` for each global value `c` refers
+/// to, looking through constant expressions and aggregates (a block address
+/// refers to its function, with `block_address` true).
 template <typename Fn>
 void ForEachGlobalIn(const llvm::Constant *c,
                      llvm::SmallPtrSetImpl<const llvm::Constant *> &seen,
@@ -81,11 +81,11 @@ void ForEachGlobalIn(const llvm::Constant *c,
     if (!seen.insert(k).second)
       continue;
     if (auto *gv = llvm::dyn_cast<llvm::GlobalValue>(k)) {
-      on_global(gv);
+      on_global(gv, /*block_address=*/false);
       continue;
     }
     if (auto *ba = llvm::dyn_cast<llvm::BlockAddress>(k)) {
-      on_global(ba->getFunction());
+      on_global(ba->getFunction(), /*block_address=*/true);
       continue;
     }
     for (const llvm::Use &op : k->operands())
@@ -123,25 +123,12 @@ bool HasBlockAddress(const llvm::Function &f) {
 /// Whether `f`'s body refers to the address of a block (of any function):
 /// linking it back needs that function's body in the bitcode too.
 bool UsesBlockAddress(const llvm::Function &f) {
+  bool uses = false;
   llvm::SmallPtrSet<const llvm::Constant *, 32> seen;
-  llvm::SmallVector<const llvm::Constant *, 8> work;
-  for (const llvm::BasicBlock &bb : f)
-    for (const llvm::Instruction &i : bb)
-      for (const llvm::Use &op : i.operands())
-        if (auto *c = llvm::dyn_cast<llvm::Constant>(op.get()))
-          if (!llvm::isa<llvm::GlobalValue>(c))
-            work.push_back(c);
-  while (!work.empty()) {
-    const llvm::Constant *c = work.pop_back_val();
-    if (llvm::isa<llvm::BlockAddress>(c))
-      return true;
-    if (llvm::isa<llvm::GlobalValue>(c) || !seen.insert(c).second)
-      continue;
-    for (const llvm::Use &op : c->operands())
-      if (auto *k = llvm::dyn_cast<llvm::Constant>(op.get()))
-        work.push_back(k);
-  }
-  return false;
+  ForEachGlobalUsedBy(f, seen, [&](const llvm::GlobalValue *, bool block) {
+    uses |= block;
+  });
+  return uses;
 }
 
 /// The functions with a body that post-optimization must see: those
@@ -167,15 +154,16 @@ FunctionsToOptimize(const llvm::Module &m, const BeforeDifferentiation &before) 
   for (const llvm::GlobalAlias &a : m.aliases())
     reach(&a);
   llvm::SmallPtrSet<const llvm::Constant *, 32> seen;
+  auto reach_from = [&](const llvm::GlobalValue *g, bool) { reach(g); };
   while (!work.empty()) {
     const llvm::GlobalValue *g = work.pop_back_val();
     if (auto *f = llvm::dyn_cast<llvm::Function>(g))
-      ForEachGlobalUsedBy(*f, seen, reach);
+      ForEachGlobalUsedBy(*f, seen, reach_from);
     else if (auto *v = llvm::dyn_cast<llvm::GlobalVariable>(g)) {
       if (v->hasInitializer())
-        ForEachGlobalIn(v->getInitializer(), seen, reach);
+        ForEachGlobalIn(v->getInitializer(), seen, reach_from);
     } else if (auto *a = llvm::dyn_cast<llvm::GlobalAlias>(g)) {
-      ForEachGlobalIn(a->getAliasee(), seen, reach);
+      ForEachGlobalIn(a->getAliasee(), seen, reach_from);
     }
   }
   llvm::DenseSet<const llvm::Function *> out;
@@ -445,8 +433,10 @@ BeforeDifferentiation SnapshotBeforeDifferentiation(const llvm::Module &m) {
     for (const llvm::BasicBlock &bb : f)
       for (const llvm::Instruction &i : bb)
         if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i))
-          if (RequestModeOf(*call))
+          if (RequestModeOf(*call)) {
             out.requesters.insert(&f);
+            ++out.requests;
+          }
   }
   return out;
 }
@@ -470,7 +460,7 @@ SetAsideUnchangedFunctions(llvm::Module &m, const BeforeDifferentiation &before)
   llvm::SmallPtrSet<const llvm::Constant *, 32> seen;
   llvm::SmallPtrSet<const llvm::Comdat *, 8> comdats;
   for (llvm::Function *f : aside) {
-    ForEachGlobalUsedBy(*f, seen, [&](const llvm::GlobalValue *g) {
+    ForEachGlobalUsedBy(*f, seen, [&](const llvm::GlobalValue *g, bool) {
       used.insert(const_cast<llvm::GlobalValue *>(g));
     });
     if (f->hasComdat())

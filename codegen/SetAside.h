@@ -41,6 +41,7 @@ struct BeforeDifferentiation {
   llvm::DenseSet<const llvm::Function *> defined;
   llvm::StringSet<> defined_names;
   llvm::DenseSet<const llvm::Function *> requesters;
+  unsigned requests = 0; ///< `__enzyme_*` request calls
 };
 
 BeforeDifferentiation SnapshotBeforeDifferentiation(const llvm::Module &m);

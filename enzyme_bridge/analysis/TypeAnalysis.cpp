@@ -70,6 +70,25 @@ BaseType MemoryTypes::Lookup(int64_t offset) const {
   return all != at.end() ? all->second : BaseType();
 }
 
+BaseType::Kind MemoryTypes::KindOfAccessedByte(int64_t off) const {
+  auto entry = at.find(off);
+  if (entry != at.end())
+    return entry->second.kind;
+  auto first = at.find(0);
+  if (first != at.end() && first->second.kind == BaseType::Integer)
+    return BaseType::Integer;
+  return Lookup(off).kind;
+}
+
+bool MemoryTypes::AccessMayHoldFloat(int64_t size) const {
+  for (int64_t off = 0; off < size; ++off) {
+    BaseType::Kind kind = KindOfAccessedByte(off);
+    if (kind == BaseType::Float || kind == BaseType::Anything)
+      return true;
+  }
+  return false;
+}
+
 std::optional<std::vector<CopiedField>>
 FieldsOfFixedCopy(const MemoryTypes &mt, uint64_t bytes, const DataLayout &dl) {
   // Every copied byte must be accounted for: an integer entry covers the
@@ -638,6 +657,13 @@ private:
 };
 
 } // namespace
+
+const TypeInfo &TypeInfoCache::Of(const Function &f) {
+  std::unique_ptr<TypeInfo> &slot = infos_[&f];
+  if (!slot)
+    slot = std::make_unique<TypeInfo>(TypeInfo::Compute(f));
+  return *slot;
+}
 
 TypeInfo TypeInfo::Compute(const Function &f) {
   TypeInfo info;

@@ -16,6 +16,7 @@
 #include "llvm/IR/PassManager.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +62,15 @@ struct MemoryTypes {
   bool Empty() const { return at.empty() && periodic.empty(); }
   /// The type at `offset` (falls back to the -1 entry).
   BaseType Lookup(int64_t offset) const;
+  /// What byte `off` of an integer access at offset 0 holds: its own
+  /// entry, else the entry "at every offset". An integer field where the
+  /// access starts covers the bytes after it that no entry names; "a float
+  /// somewhere" (-1, from stores at a variable index into an array beside
+  /// it) does not overrule it.
+  BaseType::Kind KindOfAccessedByte(int64_t off) const;
+  /// Whether an integer access of `size` bytes at offset 0 may touch a
+  /// float (a Float or Anything byte, by KindOfAccessedByte).
+  bool AccessMayHoldFloat(int64_t size) const;
   /// Adds a fact; returns whether anything changed.
   bool Add(int64_t offset, BaseType t);
   /// `{[-1]:Float@double}`, `{[0]:Integer, [8]:Pointer}`.
@@ -111,6 +121,15 @@ private:
   const llvm::Function *f_ = nullptr;
   /// Facts per underlying object, offsets relative to the object.
   llvm::MapVector<const llvm::Value *, MemoryTypes> objects_;
+};
+
+/// The type analyses of several functions, each computed on first need.
+class TypeInfoCache {
+public:
+  const TypeInfo &Of(const llvm::Function &f);
+
+private:
+  llvm::DenseMap<const llvm::Function *, std::unique_ptr<TypeInfo>> infos_;
 };
 
 /// `opt -passes=print<autodiff-types>`.

@@ -336,13 +336,8 @@ absl::Status ForwardEmitter::CheckUntrackedBitsStore(StoreInst &i) {
   if (!types_)
     types_.emplace(TypeInfo::Compute(out_));
   MemoryTypes mt = types_->TypesAt(i.getPointerOperand());
-  int64_t size = out_.getDataLayout().getTypeStoreSize(val->getType());
-  bool floats = false;
-  for (int64_t off = 0; off < size; ++off) {
-    BaseType::Kind kind = mt.Lookup(off).kind;
-    floats |= kind == BaseType::Float || kind == BaseType::Anything;
-  }
-  if (!floats)
+  if (!mt.AccessMayHoldFloat(
+          out_.getDataLayout().getTypeStoreSize(val->getType())))
     return absl::OkStatus();
   return ErrorAt(absl::StatusCode::kUnimplemented, i,
                  "storing integer bits computed from active memory over "

@@ -3,12 +3,10 @@
 
 #include "enzyme_bridge/analysis/TypeAnalysis.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
 
-#include <memory>
 #include <string>
 
 namespace autodiff {
@@ -68,19 +66,6 @@ llvm::SmallVector<const llvm::Value *, 4> SamePointer(const llvm::Value *v) {
   out.append(reads.begin(), reads.end());
   return out;
 }
-
-class TypeInfoCache {
-public:
-  const TypeInfo &Of(const llvm::Function &f) {
-    std::unique_ptr<TypeInfo> &slot = infos_[&f];
-    if (!slot)
-      slot = std::make_unique<TypeInfo>(TypeInfo::Compute(f));
-    return *slot;
-  }
-
-private:
-  llvm::DenseMap<const llvm::Function *, std::unique_ptr<TypeInfo>> infos_;
-};
 
 } // namespace
 

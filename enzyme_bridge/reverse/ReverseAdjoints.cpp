@@ -332,21 +332,6 @@ static bool IsCopiedBits(Value *v, unsigned depth = 0) {
   return false;
 }
 
-/// What byte `off` of an integer access at offset 0 of `mt` holds: its own
-/// entry, else the entry "at every offset". An integer field where the
-/// access starts covers the bytes after it that no entry names; "a float
-/// somewhere" (-1, from stores at a variable index into an array beside
-/// it) does not overrule it.
-static BaseType::Kind KindOfAccessedByte(const MemoryTypes &mt, int64_t off) {
-  auto entry = mt.at.find(off);
-  if (entry != mt.at.end())
-    return entry->second.kind;
-  auto first = mt.at.find(0);
-  if (first != mt.at.end() && first->second.kind == BaseType::Integer)
-    return BaseType::Integer;
-  return mt.Lookup(off).kind;
-}
-
 absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
                                               Type *ty) {
   if (!ty->isIntOrIntVectorTy() || !shadows_.count(ptr))
@@ -361,7 +346,7 @@ absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
   int64_t size = out_.getDataLayout().getTypeStoreSize(ty);
   bool known = false;
   for (int64_t off = 0; off < size; ++off) {
-    BaseType::Kind kind = KindOfAccessedByte(mt, off);
+    BaseType::Kind kind = mt.KindOfAccessedByte(off);
     known |= kind != BaseType::Unknown;
     if (kind == BaseType::Float || kind == BaseType::Anything)
       return Unsupported(i, "an integer access to memory that holds active "
@@ -430,13 +415,7 @@ static bool MayReachMemoryOrFloat(const Value *v,
 absl::Status ReverseEmitter::IntegerOverFloats(Instruction &i, Value *ptr,
                                                Type *ty) {
   MemoryTypes mt = types_->TypesAt(ptr);
-  int64_t size = out_.getDataLayout().getTypeStoreSize(ty);
-  bool floats = false;
-  for (int64_t off = 0; off < size; ++off) {
-    BaseType::Kind kind = KindOfAccessedByte(mt, off);
-    floats |= kind == BaseType::Float || kind == BaseType::Anything;
-  }
-  if (!floats)
+  if (!mt.AccessMayHoldFloat(out_.getDataLayout().getTypeStoreSize(ty)))
     return absl::OkStatus();
   if (auto *load = dyn_cast<LoadInst>(&i)) {
     SmallPtrSet<const Value *, 16> seen;

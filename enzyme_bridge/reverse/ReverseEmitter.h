@@ -420,8 +420,7 @@ private:
   /// Computed on first need (memory copies, integer accesses).
   std::optional<TypeInfo> types_;
   /// The callees' own type analyses (AddArgumentTypes).
-  llvm::DenseMap<const llvm::Function *, std::unique_ptr<TypeInfo>>
-      callee_types_;
+  TypeInfoCache callee_types_;
   llvm::MapVector<llvm::Loop *, LoopTape> tapes_;
   /// Per primal load: null when no later write may change what it read,
   /// else such a write (or the load itself when it is atomic or volatile).

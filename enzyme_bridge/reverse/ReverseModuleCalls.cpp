@@ -128,15 +128,13 @@ bool ReverseEmitter::StaysModuleCall(CallBase &call) {
 void ReverseEmitter::AddArgumentTypes(CallBase &call, DiffRequest &r) {
   if (!types_)
     types_.emplace(TypeInfo::Compute(out_));
-  std::unique_ptr<TypeInfo> &callee_types = callee_types_[r.fn];
-  if (!callee_types)
-    callee_types = std::make_unique<TypeInfo>(TypeInfo::Compute(*r.fn));
+  const TypeInfo &callee_types = callee_types_.Of(*r.fn);
   for (unsigned k = 0; k < r.args.size() && k < r.fn->arg_size(); ++k) {
     if (r.args[k] != ArgActivity::Dup)
       continue;
     Value *a = call.getArgOperand(k);
     std::string t = CallerPointerType(*types_, {a, JoinedShadow(a)},
-                                      *callee_types, *r.fn->getArg(k));
+                                      callee_types, *r.fn->getArg(k));
     if (t.empty())
       continue;
     r.arg_types.resize(r.fn->arg_size());
