@@ -335,8 +335,17 @@ Place LocatePlace(const Value *ptr, const DataLayout &dl) {
 /// pointer's place in an element is known, else as facts at every offset.
 MemoryTypes Materialize(const MemoryTypes &mt, const Place &p) {
   MemoryTypes out;
-  for (const auto &[o, b] : mt.at)
-    out.Add(o < 0 || p.off < 0 ? -1 : o - p.off, b);
+  for (const auto &[o, b] : mt.at) {
+    int64_t rel = o < 0 ? -1 : o - p.off;
+    // An element of an array of aggregates indexed at run time: a fact
+    // at a fixed offset (the caller's types of each element) describes
+    // the same field of that element, not every byte of it.
+    if (o >= 0 && p.off < 0)
+      rel = p.period > 0
+                ? ((o - p.phase) % p.period + p.period) % p.period
+                : -1;
+    out.Add(rel, b);
+  }
   if (mt.period <= 0)
     return out;
   std::optional<int64_t> phase;
@@ -403,9 +412,10 @@ class Builder {
 public:
   Builder(const Function &f,
           MapVector<const Value *, MemoryTypes> &objects,
-          CalleeFacts *callees = nullptr, unsigned depth = 0)
+          CalleeFacts *callees = nullptr, unsigned depth = 0,
+          bool guess_copies = true)
       : f_(f), dl_(f.getDataLayout()), objects_(objects), callees_(callees),
-        depth_(depth) {}
+        depth_(depth), guess_copies_(guess_copies) {}
 
   bool AddAccess(const Value *ptr, Type *t, BaseType tbaa) {
     Place at = LocatePlace(ptr, dl_);
@@ -543,11 +553,30 @@ public:
     for (const Instruction *i : copies) {
       const Value *ptr = getLoadStorePointerOperand(i);
       Type *t = getLoadStoreType(const_cast<Instruction *>(i));
-      if (!Describes(ptr, dl_.getTypeStoreSize(t)))
+      if (!Describes(ptr, dl_.getTypeStoreSize(t)) &&
+          (guess_copies_ || DeclaresInteger(*i)))
         typed |= AddAccess(ptr, t, BaseType());
     }
     if (typed)
       JoinCopies(joined);
+  }
+
+  /// Whether integer access `i` is to a field a struct declares integer:
+  /// a struct-path TBAA tag whose base is an aggregate (`s->id`, not a
+  /// `uint64_t *` view of other memory), or, without TBAA, a field
+  /// address computed on the struct type. An integer copy otherwise says
+  /// nothing of what it moves (the words of an array of doubles).
+  static bool DeclaresInteger(const Instruction &i) {
+    if (const MDNode *tag = i.getMetadata(LLVMContext::MD_tbaa))
+      if (tag->getNumOperands() >= 3 && tag->getOperand(0) != tag->getOperand(1))
+        return OfTbaa(i, i.getContext()).kind == BaseType::Integer;
+    const auto *gep = dyn_cast<GEPOperator>(getLoadStorePointerOperand(&i));
+    if (!gep || !gep->getResultElementType()->isIntegerTy())
+      return false;
+    Type *t = gep->getSourceElementType();
+    while (auto *at = dyn_cast<ArrayType>(t))
+      t = at->getElementType();
+    return t->isStructTy();
   }
 
   /// Memory transfers and bit copies: both sides hold the same data.
@@ -627,7 +656,7 @@ public:
       return &it->second;
     (*callees_)[&g]; // In progress (recursion): no facts yet.
     MapVector<const Value *, MemoryTypes> facts;
-    Builder(g, facts, callees_, depth_ + 1).Run();
+    Builder(g, facts, callees_, depth_ + 1, guess_copies_).Run();
     auto &slot = (*callees_)[&g];
     slot = std::move(facts);
     return &slot;
@@ -654,6 +683,10 @@ private:
   MapVector<const Value *, MemoryTypes> &objects_;
   CalleeFacts *callees_;
   unsigned depth_;
+  /// Whether an integer copy nothing else describes is typed by its own
+  /// integer type (the analysis everyone uses), or left unknown (what
+  /// reverse mode asks before trusting such a copy to move no floats).
+  bool guess_copies_;
 };
 
 } // namespace
@@ -665,11 +698,11 @@ const TypeInfo &TypeInfoCache::Of(const Function &f) {
   return *slot;
 }
 
-TypeInfo TypeInfo::Compute(const Function &f) {
+TypeInfo TypeInfo::Compute(const Function &f, bool guess_copies) {
   TypeInfo info;
   info.f_ = &f;
   CalleeFacts callees;
-  Builder(f, info.objects_, &callees).Run();
+  Builder(f, info.objects_, &callees, 0, guess_copies).Run();
   return info;
 }
 

@@ -102,7 +102,10 @@ MemoryTypes ParseEnzymeTypeString(llvm::StringRef s, llvm::LLVMContext &ctx,
 
 class TypeInfo {
 public:
-  static TypeInfo Compute(const llvm::Function &f);
+  /// With `guess_copies` false, integer copies (BitCopies.h) that nothing
+  /// else describes, not even a struct declaring the field integer, leave
+  /// their memory unknown instead of typing it as their integer type.
+  static TypeInfo Compute(const llvm::Function &f, bool guess_copies = true);
 
   /// The memory types of the object `ptr` points into, with offsets
   /// relative to `ptr` itself.

@@ -375,13 +375,26 @@ absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
                                 whole.ToString() + ")");
     }
   }
+  // An integer type that came only from the copy itself (a `uint64_t *`
+  // view of memory nothing here uses otherwise) is no evidence: the words
+  // may be a caller's doubles.
+  if (known && size >= 4) {
+    if (!strict_types_)
+      strict_types_.emplace(TypeInfo::Compute(out_, /*guess_copies=*/false));
+    MemoryTypes strict = strict_types_->TypesAt(ptr);
+    known = false;
+    for (int64_t off = 0; off < size; ++off)
+      known |= strict.KindOfAccessedByte(off) != BaseType::Unknown;
+  }
   // Raw bits moved through active memory of unknown type may be
   // floating-point bits: their adjoint would be dropped without a word.
   if (!known && size >= 4)
     return Unsupported(i, "an integer copy through a pointer to active "
                           "memory whose type the type analysis cannot "
                           "deduce (it may move floating-point bits, whose "
-                          "adjoint would be lost)");
+                          "adjoint would be lost); access floating-point data "
+                          "with its floating-point type, or pass memory that "
+                          "holds none as enzyme_const");
   return absl::OkStatus();
 }
 

@@ -419,6 +419,9 @@ private:
       primal_insts_;
   /// Computed on first need (memory copies, integer accesses).
   std::optional<TypeInfo> types_;
+  /// The same without typing integer copies by their own type: whether
+  /// an integer copy's memory is known to hold integers (CheckNoFloatBits).
+  std::optional<TypeInfo> strict_types_;
   /// The callees' own type analyses (AddArgumentTypes).
   TypeInfoCache callee_types_;
   llvm::MapVector<llvm::Loop *, LoopTape> tapes_;
