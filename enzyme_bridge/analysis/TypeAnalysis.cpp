@@ -23,6 +23,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <numeric>
 
 using namespace llvm;
 
@@ -246,8 +248,9 @@ namespace {
 
 /// Where a pointer points: its object and constant offset, or -1 when an
 /// index known only at run time moves it. When that index walks an array
-/// of aggregates (`p[i].field`, the only such index), the offset within
-/// the element is kept: `period` is the element's size, `phase` the offset.
+/// of aggregates (`p[i].field`, or a byte offset that is a known multiple
+/// of the element's size), the offset within the element is kept: `period`
+/// is the step, `phase` the offset.
 struct Place {
   const Value *obj = nullptr;
   int64_t off = 0;
@@ -304,9 +307,77 @@ AggregateStride(const GEPOperator &gep, const DataLayout &dl) {
   return std::make_pair(stride, constant);
 }
 
+/// A constant that integer `v` is a multiple of, by how it is computed
+/// (`i * 16`, `i << 4`, sums of such) or by how it is used (`ashr exact v,
+/// 4`: the byte distance of two iterators into an array of 16-byte
+/// elements); 1 when nothing says more. Bounded to offsets an element of
+/// an array can have.
+int64_t KnownMultiple(const Value *v, unsigned depth = 0) {
+  constexpr int64_t kLimit = int64_t(1) << 20;
+  auto bounded = [&](int64_t m) { return m > 0 && m <= kLimit ? m : 1; };
+  int64_t from_uses = 1;
+  for (const User *u : v->users()) {
+    const auto *bo = dyn_cast<BinaryOperator>(u);
+    const auto *c = bo ? dyn_cast<ConstantInt>(bo->getOperand(1)) : nullptr;
+    if (!c || bo->getOperand(0) != v || !bo->isExact() ||
+        c->getValue().ugt(30))
+      continue;
+    if (bo->getOpcode() == Instruction::AShr ||
+        bo->getOpcode() == Instruction::LShr)
+      from_uses = std::max(from_uses, int64_t(1) << c->getZExtValue());
+    else if ((bo->getOpcode() == Instruction::SDiv ||
+              bo->getOpcode() == Instruction::UDiv) &&
+             !c->isZero() && c->getValue().ult(kLimit))
+      from_uses = std::max(from_uses, int64_t(c->getZExtValue()));
+  }
+  if (from_uses > 1 || depth >= 4)
+    return from_uses;
+  if (const auto *c = dyn_cast<ConstantInt>(v))
+    return c->getBitWidth() <= 64 ? bounded(std::llabs(c->getSExtValue())) : 1;
+  if (const auto *cast = dyn_cast<CastInst>(v))
+    return isa<SExtInst>(cast) || isa<ZExtInst>(cast)
+               ? KnownMultiple(cast->getOperand(0), depth + 1)
+               : 1;
+  const auto *bo = dyn_cast<BinaryOperator>(v);
+  if (!bo)
+    return 1;
+  int64_t a = KnownMultiple(bo->getOperand(0), depth + 1);
+  const auto *c = dyn_cast<ConstantInt>(bo->getOperand(1));
+  switch (bo->getOpcode()) {
+  case Instruction::Mul: {
+    int64_t b = KnownMultiple(bo->getOperand(1), depth + 1);
+    return a <= kLimit / b ? bounded(a * b) : 1;
+  }
+  case Instruction::Shl:
+    return c && c->getValue().ult(20) ? bounded(a << c->getZExtValue()) : 1;
+  case Instruction::Add:
+  case Instruction::Sub:
+    return std::gcd(a, KnownMultiple(bo->getOperand(1), depth + 1));
+  default:
+    return 1;
+  }
+}
+
+/// The stride of a GEP with a variable index into scalars whose index is a
+/// known multiple (`gep i8, p, (i * 16)`: optimized code's address of an
+/// element of an array of 16-byte structs), and its constant bytes.
+std::optional<std::pair<int64_t, int64_t>>
+ScaledStride(const GEPOperator &gep, const DataLayout &dl) {
+  if (gep.getNumIndices() != 1 ||
+      !gep.getSourceElementType()->isSingleValueType())
+    return std::nullopt;
+  const Value *idx = gep.getOperand(1);
+  int64_t size = dl.getTypeAllocSize(gep.getSourceElementType());
+  int64_t multiple = KnownMultiple(idx);
+  if (isa<Constant>(idx) || multiple <= 1 || size <= 0 ||
+      multiple > (int64_t(1) << 20) / size)
+    return std::nullopt;
+  return std::make_pair(multiple * size, int64_t(0));
+}
+
 Place LocatePlace(const Value *ptr, const DataLayout &dl) {
   int64_t total = 0, period = 0;
-  unsigned variables = 0;
+  unsigned variables = 0, strided = 0;
   while (true) {
     APInt off(dl.getIndexTypeSizeInBits(ptr->getType()), 0);
     ptr = ptr->stripAndAccumulateConstantOffsets(dl, off,
@@ -314,9 +385,15 @@ Place LocatePlace(const Value *ptr, const DataLayout &dl) {
     total += off.getSExtValue();
     if (const auto *gep = dyn_cast<GEPOperator>(ptr)) {
       ++variables;
-      if (auto stride = AggregateStride(*gep, dl)) {
-        period = stride->first;
+      auto stride = AggregateStride(*gep, dl);
+      if (!stride)
+        stride = ScaledStride(*gep, dl);
+      if (stride) {
+        // Several variable steps (a scaled byte offset into an element
+        // reached by index): the place repeats with their common divisor.
+        period = std::gcd(period, stride->first);
         total += stride->second;
+        ++strided;
       }
       ptr = gep->getPointerOperand();
       continue;
@@ -325,7 +402,7 @@ Place LocatePlace(const Value *ptr, const DataLayout &dl) {
   }
   if (variables == 0)
     return {ptr, total};
-  if (variables == 1 && period > 0)
+  if (strided == variables && period > 1)
     return {ptr, -1, period, (total % period + period) % period};
   return {ptr, -1};
 }
@@ -336,7 +413,7 @@ Place LocatePlace(const Value *ptr, const DataLayout &dl) {
 MemoryTypes Materialize(const MemoryTypes &mt, const Place &p) {
   MemoryTypes out;
   for (const auto &[o, b] : mt.at) {
-    int64_t rel = o < 0 ? -1 : o - p.off;
+    int64_t rel = o < 0 || p.off < 0 ? -1 : o - p.off;
     // An element of an array of aggregates indexed at run time: a fact
     // at a fixed offset (the caller's types of each element) describes
     // the same field of that element, not every byte of it.
@@ -351,8 +428,8 @@ MemoryTypes Materialize(const MemoryTypes &mt, const Place &p) {
   std::optional<int64_t> phase;
   if (p.off >= 0)
     phase = p.off % mt.period;
-  else if (p.period == mt.period)
-    phase = p.phase;
+  else if (p.period > 0 && p.period % mt.period == 0)
+    phase = p.phase % mt.period;
   for (const auto &[q, b] : mt.periodic)
     out.Add(phase ? ((q - *phase) % mt.period + mt.period) % mt.period : -1,
             b);
@@ -450,6 +527,13 @@ public:
       return in.Shift(base.off);
     if (in.off >= 0 && base.period > 0)
       return Place{in.obj, -1, base.period, 0}.Shift(in.off + base.phase);
+    // An element's field reached through an element of an array: both
+    // repeat with their common step.
+    if (in.period > 0 && base.period > 0) {
+      int64_t common = std::gcd(in.period, base.period);
+      if (common > 1)
+        return Place{in.obj, -1, common, (in.phase + base.phase) % common};
+    }
     return Place{in.obj, -1};
   }
 
@@ -460,6 +544,25 @@ public:
     MemoryTypes &mt = objects_[p.obj];
     if (p.off >= 0)
       return mt.Add(p.off, b);
+    if (p.period > 0 && mt.period > 0 && mt.period != p.period &&
+        std::gcd(mt.period, p.period) > 1) {
+      // The same array reached with two steps (an element by index and
+      // a scaled byte offset of two elements): facts repeat with the
+      // common divisor of both.
+      int64_t common = std::gcd(mt.period, p.period);
+      bool changed = false;
+      if (common != mt.period) {
+        std::map<int64_t, BaseType> folded;
+        for (const auto &[phase, b] : mt.periodic) {
+          BaseType &slot = folded[phase % common];
+          slot = slot.Join(b);
+        }
+        mt.periodic = std::move(folded);
+        mt.period = common;
+        changed = true;
+      }
+      return AddLeaf(Place{p.obj, -1, common, p.phase % common}, b) || changed;
+    }
     if (p.period > 0 && (mt.period == 0 || mt.period == p.period)) {
       mt.period = p.period;
       BaseType &slot = mt.periodic[p.phase];

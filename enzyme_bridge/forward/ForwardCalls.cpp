@@ -237,6 +237,12 @@ absl::Status ForwardEmitter::VisitIntrinsic(CallBase &call, Function &callee) {
     return ApplyRule(call, args);
   if (callee.getName().starts_with("llvm.x86.") && VisitX86Intrinsic(call))
     return absl::OkStatus();
+  if (call.getType()->isIntOrIntVectorTy())
+    if (any_of(args, [&](Value *a) {
+          return a->getType()->isIntOrIntVectorTy() && HasT(a) &&
+                 IsFloatBits(a, 0, /*direct=*/false, /*loose=*/true);
+        }))
+      return VisitIntegerBitsIntrinsic(call);
   // An integer result from scalars (lrint, lround, is.fpclass): nothing
   // carries a derivative out.
   if (!CarriesDerivative(call.getType()) &&

@@ -53,6 +53,7 @@ public:
   absl::Status VisitSignBitOp(llvm::BinaryOperator &i, bool &handled);
   /// Whether `i` moves whole bytes; if so its tangent is set.
   bool VisitByteMove(llvm::Instruction &i);
+  absl::Status VisitIntegerBitsIntrinsic(llvm::CallBase &call);
   /// A diagnostic when `i`, an integer operation on the bits of an active
   /// float, feeds a float again (its derivative would be lost).
   absl::Status CheckFloatBitsKept(llvm::Instruction &i);

@@ -9,7 +9,8 @@
 //    the same sign to the tangent;
 //  - byte moves (truncation and zero extension to whole bytes, shifts by
 //    whole bytes, masks made of 0x00 and 0xff bytes, `or` of values with
-//    no common bits) move the tangent's bytes the same way, so floats
+//    no common bits, funnel shifts by whole bytes, byte swaps) move the
+//    tangent's bytes the same way, so floats
 //    packed into and unpacked from integers keep their tangents;
 //  - any other integer operation on such bits (an ulp step, a new exponent,
 //    the bits read as a number) is a diagnostic when its result becomes a
@@ -22,6 +23,8 @@
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/PatternMatch.h"
 
 using namespace llvm;
@@ -181,6 +184,45 @@ bool ForwardEmitter::VisitByteMove(Instruction &i) {
   default:
     return false;
   }
+}
+
+/// An integer intrinsic on the bits of an active float: funnel shifts by
+/// whole bytes (how -O2 packs `struct {int; float;}` into one i64) and byte
+/// swaps move the tangent's bytes the same way; any other (a bit count, a
+/// rotate by bits) is a diagnostic when its result becomes a float again.
+absl::Status ForwardEmitter::VisitIntegerBitsIntrinsic(CallBase &call) {
+  Intrinsic::ID id = call.getIntrinsicID();
+  Type *ty = call.getType();
+  bool bytes = ty->getScalarSizeInBits() % 8 == 0 && Active(&call);
+  const APInt *sh = nullptr;
+  if (bytes && (id == Intrinsic::fshl || id == Intrinsic::fshr) &&
+      !HasT(call.getArgOperand(2)) &&
+      match(call.getArgOperand(2), m_APInt(sh)) &&
+      sh->urem(ty->getScalarSizeInBits()) % 8 == 0) {
+    SetLanes(&call, [&](unsigned k) {
+      return b_.CreateIntrinsic(id, {ty},
+                                {TOrZero(call.getArgOperand(0), k),
+                                 TOrZero(call.getArgOperand(1), k),
+                                 call.getArgOperand(2)});
+    });
+    float_bits_.insert(&call);
+    return absl::OkStatus();
+  }
+  if (bytes && id == Intrinsic::bswap) {
+    SetLanes(&call, [&](unsigned k) {
+      return b_.CreateUnaryIntrinsic(id, TOrZero(call.getArgOperand(0), k));
+    });
+    float_bits_.insert(&call);
+    return absl::OkStatus();
+  }
+  if (!FloatBitsReachFloat(call))
+    return absl::OkStatus(); // A count or a test of the bits: no tangent.
+  return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                 "integer intrinsic `" + call.getCalledFunction()->getName().str() +
+                     "` on the bits of an active floating-point value, used "
+                     "as a floating-point value again, cannot be "
+                     "differentiated (only moves of whole bytes can); do the "
+                     "arithmetic on the floating-point value");
 }
 
 /// Whether `v`, an integer, holds the bits of a float: it comes from a

@@ -15,7 +15,7 @@ namespace {
 /// Whether `caller` knows of a float where `callee` does not.
 bool AddsFloats(const MemoryTypes &caller, const MemoryTypes &callee) {
   for (const auto &[off, b] : caller.at)
-    if (b.kind == BaseType::Float &&
+    if (off >= -1 && b.kind == BaseType::Float &&
         callee.Lookup(off).kind != BaseType::Float)
       return true;
   return false;
@@ -27,7 +27,9 @@ bool AddsFloats(const MemoryTypes &caller, const MemoryTypes &callee) {
 std::string PointerTypeString(const MemoryTypes &pointee) {
   std::string s = "{[-1]:Pointer";
   for (const auto &[off, b] : pointee.at) {
-    if (b.kind != BaseType::Float)
+    // Not what lies before the pointer: a recursion on `x + 1` would ask
+    // for a new derivative at each depth.
+    if (b.kind != BaseType::Float || off < -1)
       continue;
     s += ", [-1," + std::to_string(off) + "]:" + b.ToString();
   }

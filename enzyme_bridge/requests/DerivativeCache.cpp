@@ -61,6 +61,14 @@ absl::StatusOr<Function *> DerivativeCache::Get(const DiffRequest &r) {
   if (r.fn->isVarArg())
     return absl::UnimplementedError("cannot differentiate variadic function `" +
                                     r.fn->getName().str() + "`");
+  constexpr unsigned kMaxVariants = 64;
+  if (++variants_[{r.fn, static_cast<int>(r.mode)}] > kMaxVariants)
+    return absl::UnimplementedError(
+        "more than " + std::to_string(kMaxVariants) +
+        " different derivatives of `" + r.fn->getName().str() +
+        "` were requested (its calls differ in activities or argument "
+        "types at each depth of a recursion); this is a limitation of the "
+        "differentiation core");
   FunctionType *type = nullptr;
   switch (r.mode) {
   case Mode::Forward:

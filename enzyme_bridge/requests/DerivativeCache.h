@@ -76,6 +76,9 @@ private:
 
   llvm::Module &m_;
   llvm::MapVector<DiffRequest, llvm::Function *> map_;
+  /// Derivatives made per function and mode: a bound on requests that
+  /// would differ at each depth of a recursion.
+  llvm::DenseMap<std::pair<const llvm::Function *, int>, unsigned> variants_;
   std::deque<DiffRequest> pending_;
   llvm::raw_ostream *tape_log_ = nullptr;
   llvm::FastMathFlags derivative_fmf_;

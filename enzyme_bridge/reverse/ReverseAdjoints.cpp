@@ -358,7 +358,9 @@ absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
   SmallVector<const Value *, 4> objects;
   getUnderlyingObjects(ptr, objects);
   for (const Value *o : objects) {
-    if (o == getUnderlyingObject(ptr))
+    // Null (an empty std::vector's begin) holds nothing.
+    if (o == getUnderlyingObject(ptr) || isa<ConstantPointerNull>(o) ||
+        isa<UndefValue>(o))
       continue;
     MemoryTypes whole = types_->TypesAt(o);
     if (any_of(whole.at, [](auto &e) {

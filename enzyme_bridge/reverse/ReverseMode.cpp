@@ -439,6 +439,34 @@ static bool MovesIntegerBits(const Function &f) {
   auto wide = [](const Type *t) {
     return t->isIntOrIntVectorTy() && t->getScalarSizeInBits() >= 8;
   };
+  // Floats' bits crossing the call as integers: an integer parameter or
+  // result (a double encoded as `uint64_t`, `struct {float; int;}` that the
+  // C ABI packs into one i64) beside a reinterpretation between integers
+  // and floats in the body.
+  auto holdsWide = [&](Type *t) {
+    SmallVector<Type *, 4> work = {t};
+    while (!work.empty()) {
+      Type *x = work.pop_back_val();
+      if (wide(x) && x->getScalarSizeInBits() >= 16)
+        return true;
+      if (auto *st = dyn_cast<StructType>(x))
+        work.append(st->element_begin(), st->element_end());
+      else if (auto *at = dyn_cast<ArrayType>(x))
+        work.push_back(at->getElementType());
+    }
+    return false;
+  };
+  bool intInterface = holdsWide(f.getReturnType()) ||
+                      any_of(f.args(), [&](const Argument &a) {
+                        return holdsWide(a.getType());
+                      });
+  if (intInterface)
+    for (const BasicBlock &bb : f)
+      for (const Instruction &i : bb)
+        if (const auto *bc = dyn_cast<BitCastInst>(&i))
+          if (bc->getSrcTy()->isFPOrFPVectorTy() !=
+              bc->getDestTy()->isFPOrFPVectorTy())
+            return true;
   SmallPtrSet<const Argument *, 4> intAccess, floatAccess;
   for (const BasicBlock &bb : f)
     for (const Instruction &i : bb) {
