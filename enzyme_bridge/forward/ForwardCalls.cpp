@@ -40,6 +40,38 @@ bool IsOpenMPFork(const Function *callee) {
   return name.starts_with("__kmpc_fork_") || name == "GOMP_parallel";
 }
 
+/// Whether what `f` returns may hold a float's bits: some returned value
+/// comes, through integer steps, from a float reinterpreted, from memory,
+/// from a call or from an integer parameter (a caller's bits). A count or
+/// a distance of two addresses (`ptrtoint` steps, constants) does not.
+bool MayReturnFloatBits(const Function &f) {
+  SmallVector<const Value *, 16> work;
+  for (const BasicBlock &bb : f)
+    if (const auto *ret = dyn_cast<ReturnInst>(bb.getTerminator()))
+      if (const Value *v = ret->getReturnValue())
+        work.push_back(v);
+  SmallPtrSet<const Value *, 32> seen;
+  while (!work.empty()) {
+    const Value *v = work.pop_back_val();
+    if (!seen.insert(v).second || isa<Constant>(v) || isa<PtrToIntInst>(v))
+      continue;
+    if (seen.size() > 256 || isa<Argument>(v) || isa<LoadInst>(v) ||
+        isa<CallBase>(v) || isa<BitCastInst>(v) ||
+        isa<AtomicRMWInst>(v) || isa<AtomicCmpXchgInst>(v))
+      return true;
+    const auto *i = dyn_cast<Instruction>(v);
+    if (!i)
+      return true;
+    // Comparisons and float-to-integer conversions make new numbers.
+    if (isa<CmpInst>(i) || isa<FPToSIInst>(i) || isa<FPToUIInst>(i))
+      continue;
+    for (const Value *op : i->operands())
+      if (!isa<BasicBlock>(op))
+        work.push_back(op);
+  }
+  return false;
+}
+
 /// Whether `f`, or a function it calls directly, uses a global that has a
 /// shadow (`!enzyme_shadow`): active memory not passed as an argument.
 bool UsesShadowedGlobal(const Function *f) {
@@ -501,7 +533,8 @@ DiffRequest ForwardEmitter::CalleeRequest(CallBase &call, Function &callee) {
   r.return_primal = !rt->isVoidTy() && !call.use_empty();
   // An integer (or a struct of integers) returned may be a float's bits.
   bool bitsBack = !rt->isVoidTy() && !CarriesDerivative(rt) &&
-                  Active(&call) && FloatBitsReachFloat(call);
+                  Active(&call) && MayReturnFloatBits(callee) &&
+                  FloatBitsReachFloat(call);
   r.return_tangent = (CarriesDerivative(rt) || bitsBack) && !call.use_empty();
   return r;
 }
