@@ -485,6 +485,12 @@ using CalleeFacts = DenseMap<const Function *, MapVector<const Value *, MemoryTy
 /// How deep the analysis follows calls into functions of the module.
 constexpr unsigned kMaxCallDepth = 3;
 
+/// The sides of one integer copy (a bit-copy web), and its size.
+struct CopySides {
+  std::vector<const Value *> sides;
+  uint64_t bytes = 0;
+};
+
 class Builder {
 public:
   Builder(const Function &f,
@@ -623,7 +629,7 @@ public:
     // integer type only where nothing else describes its bytes.
     std::vector<BitCopyWeb> webs = FindBitCopyWebs(f_);
     SmallPtrSet<const Instruction *, 16> copies;
-    std::vector<std::vector<const Value *>> joined;
+    std::vector<CopySides> joined;
     // (An integer TBAA tag on a copy names the type the code moves the
     // bits as, `long` in a generic swap, not what the memory holds.)
     auto untyped = [&](const Instruction &i) {
@@ -639,7 +645,7 @@ public:
         if (untyped(*s) && copies.insert(s).second)
           sides.push_back(s->getPointerOperand());
       if (sides.size() > 1)
-        joined.push_back(std::move(sides));
+        joined.push_back({std::move(sides), dl_.getTypeStoreSize(w.type)});
     }
     for (const Instruction &i : instructions(f_)) {
       if (copies.count(&i))
@@ -682,20 +688,25 @@ public:
     return t->isStructTy();
   }
 
-  /// Memory transfers and bit copies: both sides hold the same data.
-  void JoinCopies(const std::vector<std::vector<const Value *>> &joined) {
-    auto join = [&](const Value *a, const Value *b) {
+  /// Memory transfers and bit copies: both sides hold the same data, in
+  /// the bytes copied (`bytes`, 0 when only known at run time).
+  void JoinCopies(const std::vector<CopySides> &joined) {
+    auto join = [&](const Value *a, const Value *b, uint64_t bytes) {
       Place d = LocatePlace(a, dl_), s = LocatePlace(b, dl_);
-      return Copy(s, d) | Copy(d, s);
+      return Copy(s, d, bytes) | Copy(d, s, bytes);
     };
     for (int round = 0; round < 4; ++round) {
       bool changed = false;
       for (const Instruction &i : instructions(f_))
-        if (const auto *mt = dyn_cast<MemTransferInst>(&i))
-          changed |= join(mt->getRawDest(), mt->getRawSource());
-      for (const std::vector<const Value *> &sides : joined)
-        for (size_t k = 1; k < sides.size(); ++k)
-          changed |= join(sides[0], sides[k]);
+        if (const auto *mt = dyn_cast<MemTransferInst>(&i)) {
+          const auto *len = dyn_cast<ConstantInt>(mt->getLength());
+          changed |= join(mt->getRawDest(), mt->getRawSource(),
+                          len && len->getBitWidth() <= 64 ? len->getZExtValue()
+                                                          : 0);
+        }
+      for (const CopySides &c : joined)
+        for (size_t k = 1; k < c.sides.size(); ++k)
+          changed |= join(c.sides[0], c.sides[k], c.bytes);
 
       if (!changed)
         break;
@@ -766,14 +777,16 @@ public:
   }
 
   /// What is known at `from` holds at `to` (a copy between them).
-  bool Copy(const Place &from, const Place &to) {
+  /// (Only the `bytes` copied, when known: the int field copied out of a
+  /// record says nothing of the double that follows it.)
+  bool Copy(const Place &from, const Place &to, uint64_t bytes) {
     auto it = objects_.find(from.obj);
     if (it == objects_.end())
       return false;
     MemoryTypes src = Materialize(it->second, from);
     bool changed = false;
     for (const auto &[rel, b] : src.at) {
-      if (rel < -1)
+      if (rel < -1 || (bytes && rel >= 0 && uint64_t(rel) >= bytes))
         continue;
       changed |= AddLeaf(rel < 0 ? Place{to.obj, -1} : to.Shift(rel), b);
     }
@@ -811,6 +824,30 @@ TypeInfo TypeInfo::Compute(const Function &f, bool guess_copies) {
 
 MemoryTypes TypeInfo::TypesAt(const Value *ptr) const {
   return TypesAt(ptr, 0);
+}
+
+MemoryTypes TypeInfo::TypesOver(const Value *ptr, uint64_t bytes) const {
+  MemoryTypes out = TypesAt(ptr);
+  Place p = LocatePlace(ptr, f_->getDataLayout());
+  auto it = objects_.find(p.obj);
+  if (it == objects_.end() || it->second.period <= 0)
+    return out;
+  const MemoryTypes &mt = it->second;
+  int64_t period = mt.period, phase;
+  if (p.off >= 0)
+    phase = p.off % period;
+  else if (p.period > 0 && p.period % period == 0)
+    phase = p.phase % period;
+  else
+    return out;
+  constexpr uint64_t kMaxBytes = uint64_t(1) << 16;
+  for (int64_t k = 1; uint64_t(k * period) < std::min(bytes, kMaxBytes); ++k)
+    for (const auto &[q, b] : mt.periodic) {
+      int64_t rel = ((q - phase) % period + period) % period + k * period;
+      if (uint64_t(rel) < bytes)
+        out.Add(rel, b);
+    }
+  return out;
 }
 
 MemoryTypes TypeInfo::TypesAt(const Value *ptr, unsigned depth) const {

@@ -113,6 +113,10 @@ public:
   /// or select, what is known of the pointers it chooses from.
   MemoryTypes TypesAt(const llvm::Value *ptr) const;
 
+  /// TypesAt, with the facts of an array of records repeated for every
+  /// record in the `bytes` from `ptr` on (a copy of several records).
+  MemoryTypes TypesOver(const llvm::Value *ptr, uint64_t bytes) const;
+
   /// For a memcpy/memmove: InvalidArgument naming the instruction when the
   /// type of the copied memory cannot be deduced from either side.
   absl::Status CheckTransfer(const llvm::Instruction &transfer) const;

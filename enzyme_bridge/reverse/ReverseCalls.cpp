@@ -387,8 +387,9 @@ absl::Status ReverseEmitter::EmitTransferAdjoint(
     Value *src, Value *len, bool may_overlap, ConstantInt *fixed_bytes) {
   if (!types_)
     types_.emplace(TypeInfo::Compute(out_));
-  MemoryTypes mt = types_->TypesAt(primal_src);
-  mt.at.merge(types_->TypesAt(primal_dst).at);
+  uint64_t span = fixed_bytes ? fixed_bytes->getZExtValue() : 0;
+  MemoryTypes mt = types_->TypesOver(primal_src, span);
+  mt.at.merge(types_->TypesOver(primal_dst, span).at);
   // Facts about bytes the copy does not touch (before the pointers, as
   // std::vector's code knows of its buffer's neighbours, or past a fixed
   // length: the int after a struct's array of doubles) do not decide how
