@@ -1,0 +1,67 @@
+//===- enzyme_bridge/analysis/MemoryPlaces.h - Where pointers point -*- C++ -*-===//
+//
+// The type analysis's arithmetic of places: which object a pointer points
+// into and where (a constant offset, or a field of an element of an array
+// of records reached at run time), and the facts of an object seen from
+// such a place.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AUTODIFF_ENZYME_BRIDGE_MEMORYPLACES_H
+#define AUTODIFF_ENZYME_BRIDGE_MEMORYPLACES_H
+
+#include "enzyme_bridge/analysis/TypeAnalysis.h"
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+namespace llvm {
+class DataLayout;
+class GEPOperator;
+class Value;
+} // namespace llvm
+
+namespace autodiff {
+
+/// Where a pointer points: its object and constant offset, or -1 when an
+/// index known only at run time moves it. When that index walks an array
+/// of aggregates (`p[i].field`, or a byte offset that is a known multiple
+/// of the element's size), the offset within the element is kept: `period`
+/// is the step, `phase` the offset.
+struct Place {
+  const llvm::Value *obj = nullptr;
+  int64_t off = 0;
+  int64_t period = 0;
+  int64_t phase = 0;
+
+  /// `bytes` further on.
+  Place Shift(int64_t bytes) const {
+    Place p = *this;
+    if (off >= 0)
+      p.off = off + bytes;
+    else if (period > 0)
+      p.phase = ((phase + bytes) % period + period) % period;
+    return p;
+  }
+};
+
+/// A GEP's variable index walking an array of aggregates: the element's
+/// size, and the GEP's constant bytes; nullopt for any other GEP.
+std::optional<std::pair<int64_t, int64_t>>
+AggregateStride(const llvm::GEPOperator &gep, const llvm::DataLayout &dl);
+
+/// A constant that integer `v` is a multiple of (see MemoryPlaces.cpp).
+int64_t KnownMultiple(const llvm::Value *v, unsigned depth = 0);
+
+Place LocatePlace(const llvm::Value *ptr, const llvm::DataLayout &dl);
+
+/// The facts of `mt` (an object's) relative to a pointer at `p` into it:
+/// periodic facts laid out from the pointer on when the pointer's place in
+/// an element is known (for one element, or repeated for every element in
+/// `span` bytes), else as facts at every offset.
+MemoryTypes Materialize(const MemoryTypes &mt, const Place &p,
+                        uint64_t span = 0);
+
+} // namespace autodiff
+
+#endif // AUTODIFF_ENZYME_BRIDGE_MEMORYPLACES_H
