@@ -53,10 +53,18 @@ for target in "${targets[@]}"; do
     "$root/$build_dir/bin/$target" "$root/$corpus" "$root/tests/fuzz/$name" \
       -runs="$runs" -seed="$seed" -timeout=30 -rss_limit_mb=4096 \
       -artifact_prefix="$root/$build_dir/artifacts/$target-" \
-      -print_final_stats=1 "${extra[@]}" 2>&1 |
-    grep -E "^(Done|INFO: Seed|==[0-9]+==|SUMMARY|finding|stat::number_of_executed_units)" ||
-    true)
+      -print_final_stats=1 "${extra[@]}" >"$target.log" 2>&1 || true
+    grep -E "^(Done|INFO: Seed|==[0-9]+==|SUMMARY|finding|stat::number_of_executed_units)" \
+      "$target.log" || true)
   if ls "$build_dir/artifacts/$target-"* >/dev/null 2>&1; then
+    # The cause (a sanitizer's report, LLVM's fatal error, the finding and
+    # its input) is in the log: show it, the input may not be kept.
+    echo "--- the end of $build_dir/logs/$target.log:"
+    grep -v -E '^#[0-9]+\s+(NEW|REDUCE|pulse|INITED|RELOAD)' \
+      "$build_dir/logs/$target.log" | tail -n 80
+    for a in "$build_dir/artifacts/$target-"*; do
+      echo "--- $a (base64):"; head -c 4096 "$a" | base64
+    done
     echo "FAIL: $target left inputs in $build_dir/artifacts/"; exit 1
   fi
 done

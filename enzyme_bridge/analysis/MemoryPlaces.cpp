@@ -98,8 +98,11 @@ int64_t KnownMultiple(const Value *v, unsigned depth) {
   }
   if (from_uses > 1 || depth >= 4)
     return from_uses;
-  if (const auto *c = dyn_cast<ConstantInt>(v))
-    return c->getBitWidth() <= 64 ? bounded(std::llabs(c->getSExtValue())) : 1;
+  if (const auto *c = dyn_cast<ConstantInt>(v)) {
+    // abs() of the most negative value wraps to itself: ult rejects it.
+    APInt mag = c->getValue().abs();
+    return mag.ult(kLimit + 1) ? bounded(int64_t(mag.getZExtValue())) : 1;
+  }
   if (const auto *cast = dyn_cast<CastInst>(v))
     return isa<SExtInst>(cast) || isa<ZExtInst>(cast)
                ? KnownMultiple(cast->getOperand(0), depth + 1)
@@ -131,6 +134,10 @@ Place LocatePlace(const Value *ptr, const DataLayout &dl) {
     APInt off(dl.getIndexTypeSizeInBits(ptr->getType()), 0);
     ptr = ptr->stripAndAccumulateConstantOffsets(dl, off,
                                                  /*AllowNonInbounds=*/true);
+    // An offset no object can have (fuzzed or wrapping IR): no place.
+    if (off.getSignificantBits() > 48 ||
+        std::abs(total) > Place::kMaxOffset)
+      return {ptr, -1};
     total += off.getSExtValue();
     if (const auto *gep = dyn_cast<GEPOperator>(ptr)) {
       ++variables;

@@ -34,13 +34,20 @@ struct Place {
   int64_t period = 0;
   int64_t phase = 0;
 
+  /// No object has offsets beyond this; a place further on (fuzzed or
+  /// wrapping IR) is "somewhere in the object", never an overflow.
+  static constexpr int64_t kMaxOffset = int64_t(1) << 48;
+
   /// `bytes` further on.
   Place Shift(int64_t bytes) const {
     Place p = *this;
-    if (off >= 0)
+    if (off >= 0) {
+      if (bytes < 0 || bytes > kMaxOffset || off > kMaxOffset - bytes)
+        return Place{obj, -1};
       p.off = off + bytes;
-    else if (period > 0)
-      p.phase = ((phase + bytes) % period + period) % period;
+    } else if (period > 0) {
+      p.phase = (phase + bytes % period + period) % period;
+    }
     return p;
   }
 };

@@ -15,6 +15,7 @@
 #include "runtime/capi/Options.h"
 
 #include "codegen/Pipeline.h"
+#include "support/IrText.h"
 
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Config/llvm-config.h"
@@ -37,6 +38,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #ifndef AUTODIFF_VERSION
@@ -90,6 +92,12 @@ std::unique_ptr<llvm::Module> ParseModule(const char *ir, size_t size,
                                           std::string *why) {
   if (!ir) {
     *why = "no IR given (null pointer)";
+    return nullptr;
+  }
+  if (auto at = autodiff::FindOversizedNumberedId(std::string_view(ir, size))) {
+    *why = "cannot read the module: <module>:" + std::to_string(at->line) +
+           ":" + std::to_string(at->column) +
+           ": invalid value number (too large)";
     return nullptr;
   }
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(

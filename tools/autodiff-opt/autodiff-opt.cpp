@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Pipeline.h"
+#include "support/IrText.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Statistic.h"
@@ -34,6 +35,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -362,9 +364,19 @@ int main(int argc, char **argv) {
   }
   bool print_statistics = TakeOverStatistics();
 
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFileOrSTDIN(input, /*IsText=*/true);
+  if (!buffer)
+    return Fail(input + ": Could not open input file: " +
+                buffer.getError().message());
+  if (auto at = autodiff::FindOversizedNumberedId((*buffer)->getBuffer()))
+    return Fail(input + ":" + std::to_string(at->line) + ":" +
+                std::to_string(at->column) +
+                ": invalid value number (too large)");
   llvm::LLVMContext ctx;
   llvm::SMDiagnostic diag;
-  std::unique_ptr<llvm::Module> m = llvm::parseIRFile(input, diag, ctx);
+  std::unique_ptr<llvm::Module> m =
+      llvm::parseIR((*buffer)->getMemBufferRef(), diag, ctx);
   if (!m) {
     std::string where = input;
     if (diag.getLineNo() > 0)

@@ -152,6 +152,14 @@ int main(int argc, char **argv) {
   EXPECT(err && strstr(err, "cannot read the module"));
   ad_free_error(err);
   err = 0;
+  /* A value number LLVM's parser would truncate (and crash on). */
+  const char *huge_id = "define double @s(double %x) {\n"
+                        "  %m = fmul double %x, %9223372036854775807x\n"
+                        "  ret double %m\n}\n";
+  EXPECT(!ad_jit_add_module(j, huge_id, strlen(huge_id), &err));
+  EXPECT(err && strstr(err, "2:24: invalid value number (too large)"));
+  ad_free_error(err);
+  err = 0;
   EXPECT(!ad_jit_add_item(j, "poly=autodiff_reverse(d2, Active, Foo)", &err));
   EXPECT(err && strstr(err, "Foo"));
   ad_free_error(err);
