@@ -31,6 +31,7 @@ using namespace llvm;
 
 namespace autodiff {
 
+
 //===----------------------------------------------------------------------===//
 // Facts
 //===----------------------------------------------------------------------===//
@@ -481,23 +482,6 @@ public:
       JoinCopies(joined);
   }
 
-  /// Whether integer access `i` is to a field a struct declares integer:
-  /// a struct-path TBAA tag whose base is an aggregate (`s->id`, not a
-  /// `uint64_t *` view of other memory), or, without TBAA, a field
-  /// address computed on the struct type. An integer copy otherwise says
-  /// nothing of what it moves (the words of an array of doubles).
-  static bool DeclaresInteger(const Instruction &i) {
-    if (const MDNode *tag = i.getMetadata(LLVMContext::MD_tbaa))
-      if (tag->getNumOperands() >= 3 && tag->getOperand(0) != tag->getOperand(1))
-        return OfTbaa(i, i.getContext()).kind == BaseType::Integer;
-    const auto *gep = dyn_cast<GEPOperator>(getLoadStorePointerOperand(&i));
-    if (!gep || !gep->getResultElementType()->isIntegerTy())
-      return false;
-    Type *t = gep->getSourceElementType();
-    while (auto *at = dyn_cast<ArrayType>(t))
-      t = at->getElementType();
-    return t->isStructTy();
-  }
 
   /// Memory transfers and bit copies: both sides hold the same data, in
   /// the bytes copied (`bytes`, 0 when only known at run time).
@@ -617,6 +601,24 @@ private:
 };
 
 } // namespace
+
+/// Whether integer access `i` is to a field a struct declares integer:
+/// a struct-path TBAA tag whose base is an aggregate (`s->id`, not a
+/// `uint64_t *` view of other memory), or, without TBAA, a field
+/// address computed on the struct type. An integer copy otherwise says
+/// nothing of what it moves (the words of an array of doubles).
+bool DeclaresInteger(const Instruction &i) {
+  if (const MDNode *tag = i.getMetadata(LLVMContext::MD_tbaa))
+    if (tag->getNumOperands() >= 3 && tag->getOperand(0) != tag->getOperand(1))
+      return OfTbaa(i, i.getContext()).kind == BaseType::Integer;
+  const auto *gep = dyn_cast<GEPOperator>(getLoadStorePointerOperand(&i));
+  if (!gep || !gep->getResultElementType()->isIntegerTy())
+    return false;
+  Type *t = gep->getSourceElementType();
+  while (auto *at = dyn_cast<ArrayType>(t))
+    t = at->getElementType();
+  return t->isStructTy();
+}
 
 const TypeInfo &TypeInfoCache::Of(const Function &f) {
   std::unique_ptr<TypeInfo> &slot = infos_[&f];

@@ -100,6 +100,11 @@ FieldsOfFixedCopy(const MemoryTypes &mt, uint64_t bytes,
 MemoryTypes ParseEnzymeTypeString(llvm::StringRef s, llvm::LLVMContext &ctx,
                                   bool pointee);
 
+/// Whether integer load or store `i` is to a field a struct declares
+/// integer (struct-path TBAA with an aggregate base, or a field address
+/// computed on the struct type).
+bool DeclaresInteger(const llvm::Instruction &i);
+
 class TypeInfo {
 public:
   /// With `guess_copies` false, integer copies (BitCopies.h) that nothing

@@ -15,6 +15,7 @@
 #include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/forward/ForwardEmitter.h"
+#include "enzyme_bridge/forward/ReturnedBits.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/rules/BlasRules.h"
 #include "enzyme_bridge/rules/Rules.h"
@@ -38,38 +39,6 @@ bool IsOpenMPFork(const Function *callee) {
     return false;
   StringRef name = callee->getName();
   return name.starts_with("__kmpc_fork_") || name == "GOMP_parallel";
-}
-
-/// Whether what `f` returns may hold a float's bits: some returned value
-/// comes, through integer steps, from a float reinterpreted, from memory,
-/// from a call or from an integer parameter (a caller's bits). A count or
-/// a distance of two addresses (`ptrtoint` steps, constants) does not.
-bool MayReturnFloatBits(const Function &f) {
-  SmallVector<const Value *, 16> work;
-  for (const BasicBlock &bb : f)
-    if (const auto *ret = dyn_cast<ReturnInst>(bb.getTerminator()))
-      if (const Value *v = ret->getReturnValue())
-        work.push_back(v);
-  SmallPtrSet<const Value *, 32> seen;
-  while (!work.empty()) {
-    const Value *v = work.pop_back_val();
-    if (!seen.insert(v).second || isa<Constant>(v) || isa<PtrToIntInst>(v))
-      continue;
-    if (seen.size() > 256 || isa<Argument>(v) || isa<LoadInst>(v) ||
-        isa<CallBase>(v) || isa<BitCastInst>(v) ||
-        isa<AtomicRMWInst>(v) || isa<AtomicCmpXchgInst>(v))
-      return true;
-    const auto *i = dyn_cast<Instruction>(v);
-    if (!i)
-      return true;
-    // Comparisons and float-to-integer conversions make new numbers.
-    if (isa<CmpInst>(i) || isa<FPToSIInst>(i) || isa<FPToUIInst>(i))
-      continue;
-    for (const Value *op : i->operands())
-      if (!isa<BasicBlock>(op))
-        work.push_back(op);
-  }
-  return false;
 }
 
 /// Whether `f`, or a function it calls directly, uses a global that has a
@@ -533,7 +502,11 @@ DiffRequest ForwardEmitter::CalleeRequest(CallBase &call, Function &callee) {
   r.return_primal = !rt->isVoidTy() && !call.use_empty();
   // An integer (or a struct of integers) returned may be a float's bits.
   bool bitsBack = !rt->isVoidTy() && !CarriesDerivative(rt) &&
-                  Active(&call) && MayReturnFloatBits(callee) &&
+                  Active(&call) &&
+                  ReturnsFloatBits(callee, 0,
+                                   int64_t(callee.getDataLayout()
+                                               .getTypeStoreSize(rt)
+                                               .getKnownMinValue())) &&
                   FloatBitsReachFloat(call);
   r.return_tangent = (CarriesDerivative(rt) || bitsBack) && !call.use_empty();
   return r;
@@ -576,9 +549,15 @@ void ForwardEmitter::ReplaceWithDerivativeResult(CallBase &call, Value *result,
     if (primal)
       SetT(primal, lanes);
     SetT(&call, lanes);
-    // An integer result with a tangent was asked for as a float's bits.
+    // An integer result with a tangent was asked for as a float's bits; a
+    // struct mixing floats and integers (`{i64, float}`, the ABI's
+    // `struct {float; int; float}`) has the integer fields' bits in its
+    // tangent too: IsFloatBits asks the callee which of them may be a
+    // float's.
     if (primal && !CarriesDerivative(primal->getType()))
       float_bits_.insert(primal);
+    else if (primal && primal->getType()->isAggregateType())
+      returned_by_[primal] = r.fn;
   }
   erase_.push_back(&call);
 }

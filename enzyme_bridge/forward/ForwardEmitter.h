@@ -23,7 +23,9 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstVisitor.h"
 
+#include <map>
 #include <optional>
+#include <tuple>
 
 namespace autodiff {
 
@@ -58,6 +60,8 @@ public:
   /// float, feeds a float again (its derivative would be lost).
   absl::Status CheckFloatBitsKept(llvm::Instruction &i);
   bool FloatBitsReachFloat(llvm::Instruction &i);
+  /// MayReturnFloatBits (ReturnedBits.h), remembered.
+  bool ReturnsFloatBits(const llvm::Function &f, int64_t lo, int64_t hi);
   bool FromUntrackedActiveBits(llvm::Value *v, unsigned depth);
   absl::Status CheckUntrackedBitsStore(llvm::StoreInst &i);
   bool IsFloatBits(llvm::Value *v, unsigned depth, bool direct = false,
@@ -170,6 +174,11 @@ private:
   std::optional<ActivityInfo> activity_;
   /// Integer results of derivative calls that carry a float's bits.
   llvm::SmallPtrSet<llvm::Value *, 8> float_bits_;
+  /// Aggregate results of derivative calls, and their callees (whose
+  /// integer fields may carry a float's bits: ReturnsFloatBits).
+  llvm::DenseMap<llvm::Value *, const llvm::Function *> returned_by_;
+  std::map<std::tuple<const llvm::Function *, int64_t, int64_t>, bool>
+      returns_float_bits_;
   /// Integers holding an address computed from an active pointer (with
   /// the shadow's address as their tangent).
   llvm::SmallPtrSet<llvm::Value *, 8> address_ints_;

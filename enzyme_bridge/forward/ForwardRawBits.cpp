@@ -18,7 +18,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/analysis/LocalCopies.h"
 #include "enzyme_bridge/forward/ForwardEmitter.h"
+#include "enzyme_bridge/forward/ReturnedBits.h"
 #include "support/StatusMacros.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -266,7 +268,39 @@ bool ForwardEmitter::IsFloatBits(Value *v, unsigned depth, bool direct,
       if (kind == BaseType::Float || (loose && kind == BaseType::Anything))
         return true;
     }
+    // Bytes moved through locals (-O0 code keeps the i64 a `{float; int}`
+    // is returned in in a stack slot, copies it into the struct's slot and
+    // loads it back): typed integer by those copies alone, they hold what
+    // was stored.
+    if (auto *ld = dyn_cast<LoadInst>(v))
+      for (const StoredBytes &s :
+           StoredValuesReaching(*ld, out_.getDataLayout())) {
+        if (s.value == v)
+          continue;
+        if (FloatLeafIn(s.value->getType(), s.lo, s.hi, out_.getDataLayout()))
+          return true;
+        // (A call's result is a float's bits only for its tangent, not
+        // as `direct` evidence for a diagnostic: see float_bits_.)
+        auto by = returned_by_.find(s.value);
+        if (by != returned_by_.end()
+                ? !direct && ReturnsFloatBits(*by->second, s.lo, s.hi)
+                : IsFloatBits(s.value, depth + 1, direct, loose))
+          return true;
+      }
     return false;
+  }
+  // A field of a struct a derivative call returned: the callee says
+  // whether those bytes may be a float's.
+  if (auto *ev = dyn_cast<ExtractValueInst>(v)) {
+    auto by = returned_by_.find(ev->getAggregateOperand());
+    if (by != returned_by_.end()) {
+      if (direct)
+        return false;
+      auto field = FieldBytes(ev->getAggregateOperand()->getType(),
+                              ev->getIndices(), out_.getDataLayout());
+      return field && ReturnsFloatBits(*by->second, field->first,
+                                       field->first + field->second);
+    }
   }
   auto *i = dyn_cast<Instruction>(v);
   bool move = i && (isa<PHINode>(i) || isa<SelectInst>(i) ||
@@ -280,6 +314,17 @@ bool ForwardEmitter::IsFloatBits(Value *v, unsigned depth, bool direct,
       if (IsFloatBits(op, depth + 1, direct, loose))
         return true;
   return false;
+}
+
+bool ForwardEmitter::ReturnsFloatBits(const Function &f, int64_t lo,
+                                      int64_t hi) {
+  auto key = std::make_tuple(&f, lo, hi);
+  auto it = returns_float_bits_.find(key);
+  if (it != returns_float_bits_.end())
+    return it->second;
+  bool bits = MayReturnFloatBits(f, lo, hi);
+  returns_float_bits_[key] = bits;
+  return bits;
 }
 
 /// Whether the integer result of `i` flows, through integer operations,
@@ -316,6 +361,15 @@ bool ForwardEmitter::FloatBitsReachFloat(Instruction &i) {
             types_->TypesAt(st->getPointerOperand()).Lookup(0).kind;
         if (kind != BaseType::Integer && kind != BaseType::Pointer)
           return true;
+        // A local typed integer by this very copy (-O0 code keeps an ABI
+        // word of a {float; int} struct in a stack slot between two
+        // calls): the bits go on in what is loaded back from it.
+        for (LoadInst *ld : LoadsReading(*st, out_.getDataLayout())) {
+          if (FloatLeafIn(ld->getType(), 0, 1 << 20, out_.getDataLayout()))
+            return true;
+          if (ld->getType()->isIntOrIntVectorTy())
+            work.push_back(ld);
+        }
         continue;
       }
       bool intLike = ui->getType()->isIntOrIntVectorTy() ||

@@ -1,0 +1,195 @@
+//===- enzyme_bridge/analysis/LocalCopies.cpp - Bytes moved through locals -===//
+#include "enzyme_bridge/analysis/LocalCopies.h"
+
+#include "enzyme_bridge/analysis/MemoryPlaces.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+#include <algorithm>
+#include <tuple>
+
+using namespace llvm;
+
+namespace autodiff {
+namespace {
+
+/// A byte range [lo, hi) of one local.
+struct Range {
+  const AllocaInst *obj = nullptr;
+  int64_t lo = 0, hi = 0;
+  bool Overlaps(int64_t a, int64_t b) const { return a < hi && lo < b; }
+};
+
+/// One access to a local at a constant offset.
+struct Access {
+  Instruction *inst;
+  int64_t lo, hi;
+};
+
+/// The loads, stores and constant-length copies of local `a` at constant
+/// offsets (through GEPs and casts of it).
+struct LocalAccesses {
+  SmallVector<Access, 8> loads, stores, copies_in, copies_out;
+};
+
+constexpr unsigned kMaxLocals = 16;
+constexpr unsigned kMaxUsers = 256;
+
+std::optional<Range> RangeOf(const Value *ptr, uint64_t bytes,
+                             const DataLayout &dl) {
+  Place p = LocatePlace(ptr, dl);
+  const auto *a = dyn_cast_or_null<AllocaInst>(p.obj);
+  if (!a || p.off < 0 || bytes == 0 || bytes > uint64_t(Place::kMaxOffset))
+    return std::nullopt;
+  return Range{a, p.off, p.off + int64_t(bytes)};
+}
+
+uint64_t CopyLength(const MemTransferInst &mt) {
+  const auto *len = dyn_cast<ConstantInt>(mt.getLength());
+  return len && len->getValue().ult(uint64_t(1) << 32) ? len->getZExtValue()
+                                                       : 0;
+}
+
+LocalAccesses Collect(const AllocaInst &a, const DataLayout &dl) {
+  LocalAccesses out;
+  SmallVector<const Value *, 8> work = {&a};
+  SmallPtrSet<const Value *, 16> seen;
+  unsigned users = 0;
+  while (!work.empty()) {
+    const Value *p = work.pop_back_val();
+    if (!seen.insert(p).second)
+      continue;
+    for (const User *u : p->users()) {
+      if (++users > kMaxUsers)
+        return out;
+      auto *i = const_cast<Instruction *>(dyn_cast<Instruction>(u));
+      if (!i)
+        continue;
+      if (isa<GetElementPtrInst>(i) || isa<BitCastInst>(i) ||
+          isa<AddrSpaceCastInst>(i)) {
+        work.push_back(i);
+        continue;
+      }
+      auto add = [&](SmallVector<Access, 8> &to, uint64_t bytes) {
+        if (auto r = RangeOf(p, bytes, dl); r && r->obj == &a)
+          to.push_back({i, r->lo, r->hi});
+      };
+      if (auto *ld = dyn_cast<LoadInst>(i))
+        add(out.loads, dl.getTypeStoreSize(ld->getType()).getKnownMinValue());
+      else if (auto *st = dyn_cast<StoreInst>(i)) {
+        if (st->getPointerOperand() == p)
+          add(out.stores, dl.getTypeStoreSize(st->getValueOperand()->getType())
+                              .getKnownMinValue());
+      } else if (auto *mt = dyn_cast<MemTransferInst>(i)) {
+        uint64_t len = CopyLength(*mt);
+        if (mt->getRawDest() == p)
+          add(out.copies_in, len);
+        if (mt->getRawSource() == p)
+          add(out.copies_out, len);
+      }
+    }
+  }
+  return out;
+}
+
+/// Follows the bytes of `start` through copies (backwards into sources
+/// when `backwards`, else forwards into destinations), calling `visit`
+/// with each local's accesses and the range of it that holds the bytes.
+template <typename Visit>
+void Follow(Range start, bool backwards, const DataLayout &dl, Visit visit) {
+  SmallVector<Range, 8> work = {start};
+  SmallVector<std::tuple<const AllocaInst *, int64_t, int64_t>, 8> seen;
+  while (!work.empty() && seen.size() < kMaxLocals) {
+    Range r = work.pop_back_val();
+    auto key = std::make_tuple(r.obj, r.lo, r.hi);
+    if (std::find(seen.begin(), seen.end(), key) != seen.end())
+      continue;
+    seen.push_back(key);
+    LocalAccesses acc = Collect(*r.obj, dl);
+    visit(acc, r);
+    for (const Access &c : backwards ? acc.copies_in : acc.copies_out) {
+      if (!r.Overlaps(c.lo, c.hi))
+        continue;
+      const auto &mt = cast<MemTransferInst>(*c.inst);
+      const Value *other = backwards ? mt.getRawSource() : mt.getRawDest();
+      int64_t lo = std::max(r.lo, c.lo), hi = std::min(r.hi, c.hi);
+      auto o = RangeOf(other, uint64_t(c.hi - c.lo), dl);
+      if (o)
+        work.push_back({o->obj, o->lo + (lo - c.lo), o->lo + (hi - c.lo)});
+    }
+  }
+}
+
+} // namespace
+
+SmallVector<StoredBytes, 4> StoredValuesReaching(const LoadInst &ld,
+                                                 const DataLayout &dl) {
+  SmallVector<StoredBytes, 4> out;
+  auto r = RangeOf(ld.getPointerOperand(),
+                   dl.getTypeStoreSize(ld.getType()).getKnownMinValue(), dl);
+  if (!r)
+    return out;
+  Follow(*r, /*backwards=*/true, dl, [&](const LocalAccesses &acc, Range at) {
+    for (const Access &s : acc.stores)
+      if (at.Overlaps(s.lo, s.hi))
+        out.push_back({cast<StoreInst>(s.inst)->getValueOperand(),
+                       std::max(at.lo, s.lo) - s.lo,
+                       std::min(at.hi, s.hi) - s.lo});
+  });
+  return out;
+}
+
+bool FloatLeafIn(Type *t, int64_t lo, int64_t hi, const DataLayout &dl) {
+  if (lo >= hi)
+    return false;
+  if (t->isFPOrFPVectorTy())
+    return true;
+  if (auto *st = dyn_cast<StructType>(t)) {
+    const StructLayout *sl = dl.getStructLayout(st);
+    for (unsigned i = 0; i < st->getNumElements(); ++i) {
+      int64_t at = int64_t(sl->getElementOffset(i));
+      Type *e = st->getElementType(i);
+      int64_t size = int64_t(dl.getTypeStoreSize(e).getKnownMinValue());
+      if (FloatLeafIn(e, std::max(lo, at) - at, std::min(hi, at + size) - at,
+                      dl))
+        return true;
+    }
+    return false;
+  }
+  if (auto *at = dyn_cast<ArrayType>(t)) {
+    int64_t size = int64_t(dl.getTypeAllocSize(at->getElementType()));
+    if (size <= 0)
+      return false;
+    // Every element has the same layout: the first element's bytes that
+    // the range covers (all of them when it spans an element).
+    int64_t first = lo / size;
+    if (hi - first * size >= size)
+      return FloatLeafIn(at->getElementType(), 0, size, dl);
+    return FloatLeafIn(at->getElementType(), lo - first * size,
+                       hi - first * size, dl);
+  }
+  return false;
+}
+
+SmallVector<LoadInst *, 4> LoadsReading(const StoreInst &st,
+                                        const DataLayout &dl) {
+  SmallVector<LoadInst *, 4> out;
+  auto r = RangeOf(
+      st.getPointerOperand(),
+      dl.getTypeStoreSize(st.getValueOperand()->getType()).getKnownMinValue(),
+      dl);
+  if (!r)
+    return out;
+  Follow(*r, /*backwards=*/false, dl, [&](const LocalAccesses &acc, Range at) {
+    for (const Access &l : acc.loads)
+      if (at.Overlaps(l.lo, l.hi))
+        out.push_back(cast<LoadInst>(l.inst));
+  });
+  return out;
+}
+
+} // namespace autodiff

@@ -1,0 +1,56 @@
+//===- enzyme_bridge/analysis/LocalCopies.h - Bytes moved through locals -*- C++ -*-===//
+//
+// Unoptimized code moves values through stack slots: a call's result is
+// stored into an alloca, copied with memcpy into another, and loaded back
+// with a different type (the x86-64 ABI returns `struct {float; int}` as
+// one i64, and -O0 code stores it, copies it into the struct's own slot,
+// and reads the float field). Which stored values a load may read, and
+// which loads may read what a store wrote, through allocas addressed at
+// constant offsets and constant-length copies between them. Flow
+// insensitive and bounded: an over-approximation of the byte flow between
+// locals, for deciding whether integers carry a float's bits.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AUTODIFF_ENZYME_BRIDGE_LOCALCOPIES_H
+#define AUTODIFF_ENZYME_BRIDGE_LOCALCOPIES_H
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+
+namespace llvm {
+class DataLayout;
+class LoadInst;
+class StoreInst;
+class Type;
+class Value;
+} // namespace llvm
+
+namespace autodiff {
+
+/// A stored value and the bytes of it [lo, hi) that a load may read.
+struct StoredBytes {
+  llvm::Value *value;
+  int64_t lo, hi;
+};
+
+/// The values stored into a local whose bytes `ld` may read, directly or
+/// through copies between locals; empty when `ld` does not read a local
+/// at a constant offset.
+llvm::SmallVector<StoredBytes, 4>
+StoredValuesReaching(const llvm::LoadInst &ld, const llvm::DataLayout &dl);
+
+/// Whether bytes [lo, hi) of a value of type `t` overlap a floating-point
+/// leaf of it.
+bool FloatLeafIn(llvm::Type *t, int64_t lo, int64_t hi,
+                 const llvm::DataLayout &dl);
+
+/// The loads that may read bytes `st` writes into a local, directly or
+/// after copies between locals; empty when `st` does not write a local at
+/// a constant offset.
+llvm::SmallVector<llvm::LoadInst *, 4>
+LoadsReading(const llvm::StoreInst &st, const llvm::DataLayout &dl);
+
+} // namespace autodiff
+
+#endif // AUTODIFF_ENZYME_BRIDGE_LOCALCOPIES_H

@@ -1,0 +1,149 @@
+//===- enzyme_bridge/forward/ReturnedBits.cpp - Float bits in results -----===//
+#include "enzyme_bridge/forward/ReturnedBits.h"
+
+#include "enzyme_bridge/analysis/LocalCopies.h"
+#include "enzyme_bridge/analysis/MemoryPlaces.h"
+#include "enzyme_bridge/analysis/TypeAnalysis.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace autodiff {
+
+std::optional<std::pair<int64_t, int64_t>>
+FieldBytes(Type *t, ArrayRef<unsigned> indices, const DataLayout &dl) {
+  int64_t off = 0;
+  for (unsigned idx : indices) {
+    if (auto *st = dyn_cast<StructType>(t)) {
+      if (idx >= st->getNumElements())
+        return std::nullopt;
+      off += int64_t(dl.getStructLayout(st)->getElementOffset(idx));
+      t = st->getElementType(idx);
+    } else if (auto *at = dyn_cast<ArrayType>(t)) {
+      if (idx >= at->getNumElements())
+        return std::nullopt;
+      off += int64_t(idx * dl.getTypeAllocSize(at->getElementType()));
+      t = at->getElementType();
+    } else {
+      return std::nullopt;
+    }
+  }
+  return std::make_pair(off, int64_t(dl.getTypeStoreSize(t).getKnownMinValue()));
+}
+
+namespace {
+
+/// A value and the bytes of it in question.
+struct Bytes {
+  const Value *v;
+  int64_t lo, hi;
+};
+
+/// Whether bytes [lo, hi) of what `ld` reads are known to be integers: a
+/// struct's field declared integer (`p->n`), or a local (-O0 code returns
+/// a struct by loading its slot) whose declared type has no float there
+/// and into which the type analysis sees no float copied. Other memory:
+/// not known (a word read through a `uint64_t *` may be a double's).
+bool LoadedIntegers(const LoadInst &ld, int64_t lo, int64_t hi,
+                    std::optional<TypeInfo> &types) {
+  if (ld.getType()->isIntOrIntVectorTy() && DeclaresInteger(ld))
+    return true;
+  const Function &f = *ld.getFunction();
+  const DataLayout &dl = f.getDataLayout();
+  Place p = LocatePlace(ld.getPointerOperand(), dl);
+  const auto *slot = dyn_cast_or_null<AllocaInst>(p.obj);
+  if (!slot || p.off < 0 ||
+      FloatLeafIn(slot->getAllocatedType(), p.off + lo, p.off + hi, dl))
+    return false;
+  if (!types)
+    types.emplace(TypeInfo::Compute(f));
+  MemoryTypes mt = types->TypesAt(ld.getPointerOperand());
+  for (int64_t off = lo; off < hi; ++off) {
+    BaseType::Kind kind = mt.Lookup(off).kind;
+    if (kind == BaseType::Float || kind == BaseType::Anything)
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+bool MayReturnFloatBits(const Function &f, int64_t lo, int64_t hi) {
+  const DataLayout &dl = f.getDataLayout();
+  std::optional<TypeInfo> types;
+  SmallVector<Bytes, 16> work;
+  for (const BasicBlock &bb : f)
+    if (const auto *ret = dyn_cast<ReturnInst>(bb.getTerminator()))
+      if (const Value *v = ret->getReturnValue())
+        work.push_back({v, lo, hi});
+  SmallPtrSet<const Value *, 32> seen;
+  auto whole = [&](const Value *v) {
+    return Bytes{v, 0, int64_t(dl.getTypeStoreSize(v->getType()).getKnownMinValue())};
+  };
+  while (!work.empty()) {
+    Bytes b = work.pop_back_val();
+    const Value *v = b.v;
+    if (b.lo >= b.hi || isa<Constant>(v) || isa<PtrToIntInst>(v) ||
+        v->getType()->isFPOrFPVectorTy())
+      continue;
+    // An aggregate built field by field: the fields over the bytes.
+    if (const auto *iv = dyn_cast<InsertValueInst>(v)) {
+      auto field = FieldBytes(iv->getType(), iv->getIndices(), dl);
+      if (!field)
+        return true;
+      int64_t a = std::max(b.lo, field->first);
+      int64_t z = std::min(b.hi, field->first + field->second);
+      if (a < z)
+        work.push_back({iv->getInsertedValueOperand(), a - field->first,
+                        z - field->first});
+      work.push_back({iv->getAggregateOperand(), b.lo, b.hi});
+      continue;
+    }
+    if (!seen.insert(v).second)
+      continue;
+    if (seen.size() > 256)
+      return true;
+    if (const auto *ld = dyn_cast<LoadInst>(v)) {
+      if (!LoadedIntegers(*ld, b.lo, b.hi, types))
+        return true;
+      continue;
+    }
+    if (isa<Argument>(v) || isa<CallBase>(v) || isa<BitCastInst>(v) ||
+        isa<AtomicRMWInst>(v) || isa<AtomicCmpXchgInst>(v))
+      return true;
+    const auto *i = dyn_cast<Instruction>(v);
+    if (!i)
+      return true;
+    // Comparisons and float-to-integer conversions make new numbers.
+    if (isa<CmpInst>(i) || isa<FPToSIInst>(i) || isa<FPToUIInst>(i))
+      continue;
+    if (const auto *ev = dyn_cast<ExtractValueInst>(i)) {
+      auto field = FieldBytes(ev->getAggregateOperand()->getType(),
+                              ev->getIndices(), dl);
+      if (!field)
+        return true;
+      work.push_back({ev->getAggregateOperand(), field->first,
+                      field->first + field->second});
+      continue;
+    }
+    // Phis and selects keep the bytes; other steps mix them.
+    bool keeps = isa<PHINode>(i) || isa<SelectInst>(i) || isa<FreezeInst>(i);
+    for (const Value *op : i->operands())
+      if (!isa<BasicBlock>(op) && op->getType()->isSized())
+        work.push_back(keeps && op->getType() == v->getType()
+                           ? Bytes{op, b.lo, b.hi}
+                           : whole(op));
+  }
+  return false;
+}
+
+} // namespace autodiff
