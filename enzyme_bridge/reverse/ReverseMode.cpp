@@ -26,6 +26,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
@@ -265,6 +266,21 @@ static void ScalarReplaceSlots(Function &f) {
   FunctionPassManager fpm;
   fpm.addPass(SROAPass(SROAOptions::PreserveCFG));
   fpm.run(f, fam);
+  // Slots that held a struct the ABI packs into an integer (`{float;
+  // int}` returned as i64, kept in a local at -O0) become integer shifts,
+  // truncations and bitcasts of a float's bits; InstCombine folds the
+  // packing and unpacking away, leaving the float.
+  bool reinterprets = false;
+  for (BasicBlock &bb : f)
+    for (Instruction &i : bb)
+      if (auto *bc = dyn_cast<BitCastInst>(&i))
+        reinterprets |= bc->getSrcTy()->isFPOrFPVectorTy() !=
+                        bc->getDestTy()->isFPOrFPVectorTy();
+  if (!reinterprets)
+    return;
+  FunctionPassManager fold;
+  fold.addPass(InstCombinePass());
+  fold.run(f, fam);
 }
 
 /// Whether values of type `t` may hold active data or its addresses.

@@ -1,11 +1,18 @@
-// Forward mode through small structs that the x86-64 ABI packs into
-// integer registers: `{float; int}` and `{int; float}` travel as one i64,
-// `{float; int; float}` as {i64, float}. At -O0 the caller keeps the i64 a
-// noinline helper returned in a local and loads it back before passing it
-// on; that local is typed integer by the copy alone, and the tangent was
-// silently dropped (0 for 15, the hunt's m29). Each helper is kept out of
-// line; tangents against finite differences and the analytic value.
+// Small structs that the x86-64 ABI packs into integer registers:
+// `{float; int}` and `{int; float}` travel as one i64, `{float; int;
+// float}` as {i64, float}, both modes. At -O0 the caller keeps the i64 a
+// noinline helper returned in a stack slot and loads it back before
+// passing it on; that slot is typed integer by the copy alone, and the
+// forward tangent was silently dropped (0 for 15, the hunt's m29); the
+// float packed in the i64 of {i64, float} was lost at every level (4.6875
+// for 9.6875). Reverse mode refused all of them at -O0 (the slots become
+// shifts and bitcasts of the float's bits): it now folds the packing
+// away. Out of line at -O1..-O3, the chain of helpers that repack the
+// struct with a funnel shift is still refused in reverse mode, so its
+// gradient is checked at -O0 only (the second run). Tangents and
+// gradients against finite differences and the analytic values.
 // RUN: sh %testlib/run-c.sh %s
+// RUN: env ADTEST_LEVELS=0 sh %testlib/run-c.sh %s -DREVERSE_CHAIN
 #include "enzyme.h"
 #include "fdcheck.h"
 
@@ -96,5 +103,17 @@ int main(void) {
   CHECK_CLOSE(14 * (v[0] + v[2]),
               __enzyme_fwddiff((void *)counted, enzyme_dup, v, dv,
                                enzyme_const, 3));
+
+  CHECK_CLOSE_F(2 * x, __enzyme_autodiff((void *)field, x));
+  CHECK_CLOSE_F(4 * x + 3 * x * x, __enzyme_autodiff((void *)triple, x));
+  CHECK_CLOSE_F(6 * x, __enzyme_autodiff((void *)array_copy, x));
+  double gv[3] = {0, 0, 0};
+  __enzyme_autodiff((void *)counted, enzyme_dup, v, gv, enzyme_const, 3);
+  CHECK_CLOSE(14 * v[0], gv[0]);
+  CHECK_CLOSE(0, gv[1]);
+  CHECK_CLOSE(14 * v[2], gv[2]);
+#ifdef REVERSE_CHAIN
+  CHECK_CLOSE_F(12 * x, __enzyme_autodiff((void *)chain, x));
+#endif
   return fd_report();
 }
