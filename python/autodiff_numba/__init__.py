@@ -21,13 +21,16 @@ C-contiguous 1-D and 2-D float64 / float32 NumPy arrays. An active scalar's
 gradient is returned; an active array gets a zeroed shadow array that is
 returned as its gradient (or, with `shadows={"name": array}`, the caller's
 array is incremented and returned). Several active arguments give a tuple
-in argument order. See docs/host-api.md.
+in argument order. `custom_adjoint(inner)` registers a hand-written adjoint
+for an inner @njit function (_custom.py). See docs/host-api.md.
 """
 import ctypes
 
 from ._capi import AutodiffError, Jit, library
+from ._custom import custom_adjoint, glue_for, reroute
 
-__all__ = ["AutodiffError", "enzyme_reverse", "enzyme_forward", "version"]
+__all__ = ["AutodiffError", "custom_adjoint", "enzyme_reverse",
+           "enzyme_forward", "version"]
 
 
 def version():
@@ -197,7 +200,11 @@ class _Derivative:
         if not any(a.active for a in plan):
             raise AutodiffError("%s: no active argument" % self.func.__name__)
         if self._njit is None:
-            self._njit = numba.njit(self.func)
+            # Calls of inner functions with a custom_adjoint go through
+            # symbols of their own (_custom.py); forward mode has no rule
+            # for them, and differentiates the function as it is.
+            func = reroute(self.func) if self.mode == "reverse" else self.func
+            self._njit = numba.njit(func)
         self._njit.compile(types)
         ret = self._njit.overloads[types].signature.return_type
         if str(ret) not in ("float64", "float32"):
@@ -208,6 +215,11 @@ class _Derivative:
         jit = Jit("-O2")
         jit.add_module(ir)
         _define_numba_symbols(jit, ir)
+        glue, symbols = glue_for(ir)
+        if glue:
+            jit.add_module(glue)
+            for name, address in symbols:
+                jit.define_symbol(name, address)
         rll, rct = _SCALARS[str(ret)]
         cparams = ", ".join(str(_ll(t)) for a in plan for t in a.cfunc_types)
         decl = 'declare %s @"%s"(%s)\n' % (rll, cf.native_name, cparams)
