@@ -10,6 +10,7 @@
 // copies of active memory) through the shadow.
 //
 //===----------------------------------------------------------------------===//
+#include "enzyme_bridge/FoldFloatPacking.h"
 #include "enzyme_bridge/forward/ForwardMode.h"
 
 #include "enzyme_bridge/ClonePrimal.h"
@@ -226,10 +227,13 @@ void ForwardEmitter::PromoteLocals() {
     if (auto *a = dyn_cast<AllocaInst>(&i))
       if (isAllocaPromotable(a))
         allocas.push_back(a);
-  if (allocas.empty())
-    return;
-  DominatorTree dt(out_);
-  PromoteMemToReg(allocas, dt);
+  if (!allocas.empty()) {
+    DominatorTree dt(out_);
+    PromoteMemToReg(allocas, dt);
+  }
+  // Floats read back from the integers they were packed into (a `{float;
+  // int}` returned in an i64 by an inlined callee) are the floats.
+  FoldFloatPacking(out_);
 }
 
 void ForwardEmitter::CreateTangentPhis() {

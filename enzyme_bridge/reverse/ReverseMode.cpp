@@ -5,6 +5,7 @@
 // loop simplification) is here too.
 //
 //===----------------------------------------------------------------------===//
+#include "enzyme_bridge/FoldFloatPacking.h"
 #include "enzyme_bridge/reverse/ReverseMode.h"
 
 #include "enzyme_bridge/requests/DerivativeCache.h"
@@ -281,6 +282,9 @@ static void ScalarReplaceSlots(Function &f) {
   FunctionPassManager fold;
   fold.addPass(InstCombinePass());
   fold.run(f, fam);
+  // What InstCombine leaves: the packed word chosen by phis, or repacked
+  // by a funnel shift.
+  FoldFloatPacking(f);
 }
 
 /// Whether values of type `t` may hold active data or its addresses.

@@ -6,10 +6,9 @@
 // stopped at the integer return, 1.5625 for 4.6875; forward: the funnel
 // shift dropped the tangent, 0 for 15). Kept out of line, the helpers'
 // integer interfaces lose the floats' types, so reverse mode inlines them;
-// forward mode moves the tangent bytes through the funnel shift. At -O0
-// the punning goes through stack slots, which become shifts and bitcasts
-// of the float's bits once inlined; reverse mode folds them away (it
-// refused them before).
+// forward mode moves the tangent bytes through the funnel shift. Inlined,
+// the packing (stack slots at -O0, the funnel shift at -O2) folds away in
+// reverse mode, which refused it before (FoldFloatPacking).
 // RUN: sh %testlib/run-c.sh %s
 #include <stdint.h>
 #include <string.h>
@@ -49,5 +48,6 @@ int main(void) {
   /* packed = 6 x^2 */
   CHECK_CLOSE_F(12 * x, fd_scalar(packed, x));
   CHECK_CLOSE_F(12 * x, __enzyme_fwddiff((void *)packed, x, 1.0));
+  CHECK_CLOSE_F(12 * x, __enzyme_autodiff((void *)packed, x));
   return fd_report();
 }
