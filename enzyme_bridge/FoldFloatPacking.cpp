@@ -101,6 +101,13 @@ public:
         depth > kMaxDepth)
       return nullptr;
     Value *x = nullptr, *y = nullptr, *amt = nullptr;
+    // A constant word (an accumulator's start): the constant float.
+    if (auto *c = dyn_cast<ConstantInt>(v))
+      return ConstantFP::get(fty->getContext(),
+                             APFloat(fty->getFltSemantics(),
+                                     c->getValue().extractBits(n, lo)));
+    if (isa<UndefValue>(v))
+      return PoisonValue::get(fty);
     if (auto *bc = dyn_cast<BitCastInst>(v))
       return lo == 0 && bc->getSrcTy() == fty ? bc->getOperand(0) : nullptr;
     if (match(v, m_ZExt(m_Value(x))) || match(v, m_Trunc(m_Value(x))))

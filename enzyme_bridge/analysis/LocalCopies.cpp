@@ -34,6 +34,10 @@ struct Access {
 /// offsets (through GEPs and casts of it).
 struct LocalAccesses {
   SmallVector<Access, 8> loads, stores, copies_in, copies_out;
+  bool passed_to_call = false; ///< The address is an argument of a call.
+  /// Written at an offset known only at run time, or by a copy or memset
+  /// of unknown length.
+  bool unknown_writes = false;
 };
 
 constexpr unsigned kMaxLocals = 16;
@@ -77,6 +81,8 @@ LocalAccesses Collect(const AllocaInst &a, const DataLayout &dl) {
       auto add = [&](SmallVector<Access, 8> &to, uint64_t bytes) {
         if (auto r = RangeOf(p, bytes, dl); r && r->obj == &a)
           to.push_back({i, r->lo, r->hi});
+        else if (&to == &out.stores || &to == &out.copies_in)
+          out.unknown_writes = true;
       };
       if (auto *ld = dyn_cast<LoadInst>(i))
         add(out.loads, dl.getTypeStoreSize(ld->getType()).getKnownMinValue());
@@ -90,6 +96,13 @@ LocalAccesses Collect(const AllocaInst &a, const DataLayout &dl) {
           add(out.copies_in, len);
         if (mt->getRawSource() == p)
           add(out.copies_out, len);
+      } else if (auto *ms = dyn_cast<MemSetInst>(i)) {
+        // Constant bytes: no value to follow, unless the length is unknown.
+        const auto *len = dyn_cast<ConstantInt>(ms->getLength());
+        out.unknown_writes |= !len || !isa<Constant>(ms->getValue());
+      } else if (auto *call = dyn_cast<CallBase>(i)) {
+        if (!call->isLifetimeStartOrEnd() && !isa<DbgInfoIntrinsic>(call))
+          out.passed_to_call = true;
       }
     }
   }
@@ -98,9 +111,12 @@ LocalAccesses Collect(const AllocaInst &a, const DataLayout &dl) {
 
 /// Follows the bytes of `start` through copies (backwards into sources
 /// when `backwards`, else forwards into destinations), calling `visit`
-/// with each local's accesses and the range of it that holds the bytes.
-template <typename Visit>
-void Follow(Range start, bool backwards, const DataLayout &dl, Visit visit) {
+/// with each local's accesses and the range of it that holds the bytes,
+/// and `foreign` with a copy whose other side is no local and the bytes
+/// [lo, hi) of that side.
+template <typename Visit, typename Foreign>
+void Follow(Range start, bool backwards, const DataLayout &dl, Visit visit,
+            Foreign foreign) {
   SmallVector<Range, 8> work = {start};
   SmallVector<std::tuple<const AllocaInst *, int64_t, int64_t>, 8> seen;
   while (!work.empty() && seen.size() < kMaxLocals) {
@@ -120,6 +136,8 @@ void Follow(Range start, bool backwards, const DataLayout &dl, Visit visit) {
       auto o = RangeOf(other, uint64_t(c.hi - c.lo), dl);
       if (o)
         work.push_back({o->obj, o->lo + (lo - c.lo), o->lo + (hi - c.lo)});
+      else
+        foreign(other, lo - c.lo, hi - c.lo);
     }
   }
 }
@@ -127,19 +145,37 @@ void Follow(Range start, bool backwards, const DataLayout &dl, Visit visit) {
 } // namespace
 
 SmallVector<StoredBytes, 4> StoredValuesReaching(const LoadInst &ld,
-                                                 const DataLayout &dl) {
+                                                 const DataLayout &dl,
+                                                 bool *complete, int64_t lo,
+                                                 int64_t hi) {
   SmallVector<StoredBytes, 4> out;
+  if (complete)
+    *complete = true;
   auto r = RangeOf(ld.getPointerOperand(),
                    dl.getTypeStoreSize(ld.getType()).getKnownMinValue(), dl);
-  if (!r)
+  if (!r) {
+    if (complete)
+      *complete = false;
     return out;
-  Follow(*r, /*backwards=*/true, dl, [&](const LocalAccesses &acc, Range at) {
-    for (const Access &s : acc.stores)
-      if (at.Overlaps(s.lo, s.hi))
-        out.push_back({cast<StoreInst>(s.inst)->getValueOperand(),
-                       std::max(at.lo, s.lo) - s.lo,
-                       std::min(at.hi, s.hi) - s.lo});
-  });
+  }
+  if (hi > 0 && lo < hi && r->lo + hi <= r->hi) {
+    r->hi = r->lo + hi;
+    r->lo += lo;
+  }
+  Follow(
+      *r, /*backwards=*/true, dl,
+      [&](const LocalAccesses &acc, Range at) {
+        if (complete)
+          *complete &= !acc.passed_to_call && !acc.unknown_writes;
+        for (const Access &s : acc.stores)
+          if (at.Overlaps(s.lo, s.hi))
+            out.push_back({cast<StoreInst>(s.inst)->getValueOperand(),
+                           std::max(at.lo, s.lo) - s.lo,
+                           std::min(at.hi, s.hi) - s.lo});
+      },
+      [&](const Value *source, int64_t lo, int64_t hi) {
+        out.push_back({nullptr, lo, hi, source});
+      });
   return out;
 }
 
@@ -176,19 +212,30 @@ bool FloatLeafIn(Type *t, int64_t lo, int64_t hi, const DataLayout &dl) {
 }
 
 SmallVector<LoadInst *, 4> LoadsReading(const StoreInst &st,
-                                        const DataLayout &dl) {
+                                        const DataLayout &dl, bool *escapes) {
   SmallVector<LoadInst *, 4> out;
+  if (escapes)
+    *escapes = false;
   auto r = RangeOf(
       st.getPointerOperand(),
       dl.getTypeStoreSize(st.getValueOperand()->getType()).getKnownMinValue(),
       dl);
   if (!r)
     return out;
-  Follow(*r, /*backwards=*/false, dl, [&](const LocalAccesses &acc, Range at) {
-    for (const Access &l : acc.loads)
-      if (at.Overlaps(l.lo, l.hi))
-        out.push_back(cast<LoadInst>(l.inst));
-  });
+  Follow(
+      *r, /*backwards=*/false, dl,
+      [&](const LocalAccesses &acc, Range at) {
+        if (escapes)
+          *escapes |= acc.passed_to_call;
+        for (const Access &l : acc.loads)
+          if (at.Overlaps(l.lo, l.hi))
+            out.push_back(cast<LoadInst>(l.inst));
+      },
+      [&](const Value *, int64_t, int64_t) {
+        // Copied out into other memory: read from there by anyone.
+        if (escapes)
+          *escapes = true;
+      });
   return out;
 }
 

@@ -28,17 +28,25 @@ class Value;
 
 namespace autodiff {
 
-/// A stored value and the bytes of it [lo, hi) that a load may read.
+/// A stored value and the bytes of it [lo, hi) that a load may read; or,
+/// with `value` null, bytes [lo, hi) from `source`, memory other than a
+/// local that a copy brought in.
 struct StoredBytes {
   llvm::Value *value;
   int64_t lo, hi;
+  const llvm::Value *source = nullptr;
 };
 
 /// The values stored into a local whose bytes `ld` may read, directly or
 /// through copies between locals; empty when `ld` does not read a local
-/// at a constant offset.
+/// at a constant offset. `*complete` is cleared when something else may
+/// write those locals (a store or copy at an offset known only at run
+/// time, a call given their address). With `hi` > 0, only bytes [lo, hi)
+/// of what `ld` reads.
 llvm::SmallVector<StoredBytes, 4>
-StoredValuesReaching(const llvm::LoadInst &ld, const llvm::DataLayout &dl);
+StoredValuesReaching(const llvm::LoadInst &ld, const llvm::DataLayout &dl,
+                     bool *complete = nullptr, int64_t lo = 0,
+                     int64_t hi = 0);
 
 /// Whether bytes [lo, hi) of a value of type `t` overlap a floating-point
 /// leaf of it.
@@ -47,9 +55,12 @@ bool FloatLeafIn(llvm::Type *t, int64_t lo, int64_t hi,
 
 /// The loads that may read bytes `st` writes into a local, directly or
 /// after copies between locals; empty when `st` does not write a local at
-/// a constant offset.
+/// a constant offset. `*escapes` is set when such a local's address is
+/// also passed to a call (other than a copy between locals), which may
+/// read the bytes.
 llvm::SmallVector<llvm::LoadInst *, 4>
-LoadsReading(const llvm::StoreInst &st, const llvm::DataLayout &dl);
+LoadsReading(const llvm::StoreInst &st, const llvm::DataLayout &dl,
+             bool *escapes = nullptr);
 
 } // namespace autodiff
 

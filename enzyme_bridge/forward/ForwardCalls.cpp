@@ -12,10 +12,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/requests/CallSite.h"
+#include "enzyme_bridge/requests/CallerTypes.h"
 #include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/forward/ForwardEmitter.h"
-#include "enzyme_bridge/forward/ReturnedBits.h"
+#include "enzyme_bridge/analysis/ReturnedBits.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/rules/BlasRules.h"
 #include "enzyme_bridge/rules/Rules.h"
@@ -498,6 +499,7 @@ DiffRequest ForwardEmitter::CalleeRequest(CallBase &call, Function &callee) {
                          ? ArgActivity::Dup
                          : ArgActivity::Const);
   }
+  AddArgumentTypes(call, r);
   Type *rt = callee.getReturnType();
   r.return_primal = !rt->isVoidTy() && !call.use_empty();
   // An integer (or a struct of integers) returned may be a float's bits.
@@ -510,6 +512,29 @@ DiffRequest ForwardEmitter::CalleeRequest(CallBase &call, Function &callee) {
                   FloatBitsReachFloat(call);
   r.return_tangent = (CarriesDerivative(rt) || bitsBack) && !call.use_empty();
   return r;
+}
+
+/// What this function knows of the memory a call passes with a tangent
+/// goes into the callee's request (requests/CallerTypes.h): a callee that
+/// reads a float* parameter as unsigned (memcpy into an integer) cannot
+/// type it alone, and would take the float's bits for an integer's.
+void ForwardEmitter::AddArgumentTypes(CallBase &call, DiffRequest &r) {
+  for (unsigned k = 0; k < r.args.size() && k < r.fn->arg_size(); ++k) {
+    Value *a = call.getArgOperand(k);
+    if (r.args[k] != ArgActivity::Dup || !a->getType()->isPointerTy())
+      continue;
+    if (!types_)
+      types_.emplace(TypeInfo::Compute(out_));
+    SmallVector<const Value *, 4> passed = {a};
+    for (unsigned lane = 0; lane < width_; ++lane)
+      passed.push_back(TOrZero(a, lane));
+    std::string t = CallerPointerType(*types_, passed,
+                                      callee_types_.Of(*r.fn), *r.fn->getArg(k));
+    if (t.empty())
+      continue;
+    r.arg_types.resize(r.fn->arg_size());
+    r.arg_types[k] = std::move(t);
+  }
 }
 
 SmallVector<Value *, 8> ForwardEmitter::DerivativeArgs(CallBase &call,

@@ -158,6 +158,8 @@ private:
   bool VisitGammaCall(llvm::CallBase &call, llvm::StringRef name);
   /// The request for differentiating `call` (same callee type and width).
   DiffRequest CalleeRequest(llvm::CallBase &call, llvm::Function &callee);
+  /// Caller types of the memory `call` passes with tangents (ForwardCalls).
+  void AddArgumentTypes(llvm::CallBase &call, DiffRequest &r);
   /// Operands for a derivative of `call` under `req`.
   llvm::SmallVector<llvm::Value *, 8> DerivativeArgs(llvm::CallBase &call,
                                                     const DiffRequest &req);
@@ -184,6 +186,8 @@ private:
   llvm::SmallPtrSet<llvm::Value *, 8> address_ints_;
   /// Computed on first need (integer copies of float bits).
   std::optional<TypeInfo> types_;
+  /// The callees' own types (for their requests' caller types).
+  TypeInfoCache callee_types_;
   llvm::DenseMap<llvm::Value *, Lanes> tangents_;
   llvm::DenseMap<llvm::Type *, llvm::Value *> zero_shadows_;
   llvm::SmallVector<std::pair<llvm::PHINode *, Lanes>, 16> phis_;

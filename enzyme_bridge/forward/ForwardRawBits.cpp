@@ -20,7 +20,7 @@
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/analysis/LocalCopies.h"
 #include "enzyme_bridge/forward/ForwardEmitter.h"
-#include "enzyme_bridge/forward/ReturnedBits.h"
+#include "enzyme_bridge/analysis/ReturnedBits.h"
 #include "support/StatusMacros.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -243,7 +243,19 @@ bool ForwardEmitter::IsFloatBits(Value *v, unsigned depth, bool direct,
   if (isa<Argument>(v) && !direct && HasT(v) &&
       v->getType()->isIntOrIntVectorTy())
     return true;
-  if (isa<Argument>(v) || isa<CallBase>(v))
+  // A call of the module not visited yet (a loop-carried accumulator
+  // `a = step(a, x)` passed back into the call that returns it): its
+  // result will carry a float's bits when the callee may return some.
+  if (auto *cb = dyn_cast<CallBase>(v)) {
+    Function *callee = cb->getCalledFunction();
+    return !direct && callee && !callee->isDeclaration() &&
+           v->getType()->isIntegerTy() &&
+           ReturnsFloatBits(*callee, 0,
+                            int64_t(out_.getDataLayout()
+                                        .getTypeStoreSize(v->getType())
+                                        .getKnownMinValue()));
+  }
+  if (isa<Argument>(v))
     return false;
   Value *ptr = nullptr;
   if (auto *l = dyn_cast<LoadInst>(v))
@@ -275,6 +287,18 @@ bool ForwardEmitter::IsFloatBits(Value *v, unsigned depth, bool direct,
     if (auto *ld = dyn_cast<LoadInst>(v))
       for (const StoredBytes &s :
            StoredValuesReaching(*ld, out_.getDataLayout())) {
+        if (!s.value) {
+          // Copied in from other memory (memcpy from a float* parameter
+          // into an unsigned at -O0): what that memory holds.
+          MemoryTypes from = types_->TypesAt(s.source);
+          for (int64_t off = s.lo; off < s.hi && off < s.lo + 64; ++off) {
+            BaseType::Kind kind = from.Lookup(off).kind;
+            if (kind == BaseType::Float ||
+                (loose && kind == BaseType::Anything))
+              return true;
+          }
+          continue;
+        }
         if (s.value == v)
           continue;
         if (FloatLeafIn(s.value->getType(), s.lo, s.hi, out_.getDataLayout()))
@@ -355,16 +379,30 @@ bool ForwardEmitter::FloatBitsReachFloat(Instruction &i) {
           continue;
         if (!types_)
           types_.emplace(TypeInfo::Compute(out_));
-        // Memory known to hold floats, or of unknown type (a local that
-        // -O0 code copies into a double).
-        BaseType::Kind kind =
-            types_->TypesAt(st->getPointerOperand()).Lookup(0).kind;
-        if (kind != BaseType::Integer && kind != BaseType::Pointer)
+        // Memory known to hold floats over some of the bytes stored (the
+        // float of `{int; float}` is in the upper half of its i64), or of
+        // unknown type (a local that -O0 code copies into a double).
+        MemoryTypes mt = types_->TypesAt(st->getPointerOperand());
+        int64_t size = int64_t(out_.getDataLayout()
+                                   .getTypeStoreSize(v->getType())
+                                   .getKnownMinValue());
+        BaseType::Kind first = mt.Lookup(0).kind;
+        if (first != BaseType::Integer && first != BaseType::Pointer)
           return true;
+        for (int64_t off = 1; off < size && off < 64; ++off)
+          if (mt.Lookup(off).kind == BaseType::Float ||
+              mt.Lookup(off).kind == BaseType::Anything)
+            return true;
         // A local typed integer by this very copy (-O0 code keeps an ABI
         // word of a {float; int} struct in a stack slot between two
-        // calls): the bits go on in what is loaded back from it.
-        for (LoadInst *ld : LoadsReading(*st, out_.getDataLayout())) {
+        // calls): the bits go on in what is loaded back from it, and in
+        // a callee given its address.
+        bool escapes = false;
+        SmallVector<LoadInst *, 4> reads =
+            LoadsReading(*st, out_.getDataLayout(), &escapes);
+        if (escapes)
+          return true;
+        for (LoadInst *ld : reads) {
           if (FloatLeafIn(ld->getType(), 0, 1 << 20, out_.getDataLayout()))
             return true;
           if (ld->getType()->isIntOrIntVectorTy())

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/FoldFloatPacking.h"
+#include "enzyme_bridge/analysis/ReturnedBits.h"
 #include "enzyme_bridge/reverse/ReverseMode.h"
 
 #include "enzyme_bridge/requests/DerivativeCache.h"
@@ -455,7 +456,7 @@ static bool HasComputedGoto(const Function &f) {
 /// through it would lose or keep the wrong adjoints; inlined, the caller's
 /// analysis sees what the memory holds (FloatBitCopies.h), or reports the
 /// arithmetic on bits it cannot differentiate.
-static bool MovesIntegerBits(const Function &f) {
+static bool MovesIntegerBits(const Function &f, unsigned depth = 0) {
   auto wide = [](const Type *t) {
     return t->isIntOrIntVectorTy() && t->getScalarSizeInBits() >= 8;
   };
@@ -482,11 +483,25 @@ static bool MovesIntegerBits(const Function &f) {
                       });
   if (intInterface)
     for (const BasicBlock &bb : f)
-      for (const Instruction &i : bb)
+      for (const Instruction &i : bb) {
         if (const auto *bc = dyn_cast<BitCastInst>(&i))
           if (bc->getSrcTy()->isFPOrFPVectorTy() !=
               bc->getDestTy()->isFPOrFPVectorTy())
             return true;
+        // Passing on such bits from a callee that moves them (a fold
+        // calling `Acc step(Acc, float)` in a loop, {float; int} in an
+        // i64 all along).
+        const auto *call = dyn_cast<CallBase>(&i);
+        const Function *g = call ? call->getCalledFunction() : nullptr;
+        if (g && g != &f && !g->isDeclaration() && depth < 3 &&
+            holdsWide(g->getReturnType()) &&
+            MovesIntegerBits(*g, depth + 1) &&
+            f.getReturnType()->isIntegerTy() &&
+            MayReturnFloatBits(f, 0,
+                               int64_t(f.getDataLayout().getTypeStoreSize(
+                                   f.getReturnType()))))
+          return true;
+      }
   SmallPtrSet<const Argument *, 4> intAccess, floatAccess;
   for (const BasicBlock &bb : f)
     for (const Instruction &i : bb) {

@@ -1,5 +1,5 @@
-//===- enzyme_bridge/forward/ReturnedBits.cpp - Float bits in results -----===//
-#include "enzyme_bridge/forward/ReturnedBits.h"
+//===- enzyme_bridge/analysis/ReturnedBits.cpp - Float bits in results -----===//
+#include "enzyme_bridge/analysis/ReturnedBits.h"
 
 #include "enzyme_bridge/analysis/LocalCopies.h"
 #include "enzyme_bridge/analysis/MemoryPlaces.h"
@@ -48,38 +48,10 @@ struct Bytes {
   int64_t lo, hi;
 };
 
-/// Whether bytes [lo, hi) of what `ld` reads are known to be integers: a
-/// struct's field declared integer (`p->n`), or a local (-O0 code returns
-/// a struct by loading its slot) whose declared type has no float there
-/// and into which the type analysis sees no float copied. Other memory:
-/// not known (a word read through a `uint64_t *` may be a double's).
-bool LoadedIntegers(const LoadInst &ld, int64_t lo, int64_t hi,
-                    std::optional<TypeInfo> &types) {
-  if (ld.getType()->isIntOrIntVectorTy() && DeclaresInteger(ld))
-    return true;
-  const Function &f = *ld.getFunction();
-  const DataLayout &dl = f.getDataLayout();
-  Place p = LocatePlace(ld.getPointerOperand(), dl);
-  const auto *slot = dyn_cast_or_null<AllocaInst>(p.obj);
-  if (!slot || p.off < 0 ||
-      FloatLeafIn(slot->getAllocatedType(), p.off + lo, p.off + hi, dl))
-    return false;
-  if (!types)
-    types.emplace(TypeInfo::Compute(f));
-  MemoryTypes mt = types->TypesAt(ld.getPointerOperand());
-  for (int64_t off = lo; off < hi; ++off) {
-    BaseType::Kind kind = mt.Lookup(off).kind;
-    if (kind == BaseType::Float || kind == BaseType::Anything)
-      return false;
-  }
-  return true;
-}
-
 } // namespace
 
 bool MayReturnFloatBits(const Function &f, int64_t lo, int64_t hi) {
   const DataLayout &dl = f.getDataLayout();
-  std::optional<TypeInfo> types;
   SmallVector<Bytes, 16> work;
   for (const BasicBlock &bb : f)
     if (const auto *ret = dyn_cast<ReturnInst>(bb.getTerminator()))
@@ -113,8 +85,21 @@ bool MayReturnFloatBits(const Function &f, int64_t lo, int64_t hi) {
     if (seen.size() > 256)
       return true;
     if (const auto *ld = dyn_cast<LoadInst>(v)) {
-      if (!LoadedIntegers(*ld, b.lo, b.hi, types))
+      // A field declared integer (`p->n`) holds no float.
+      if (ld->getType()->isIntOrIntVectorTy() && DeclaresInteger(*ld))
+        continue;
+      // A local (-O0 code returns a struct by loading its slot): what was
+      // stored into those bytes of it, when nothing else writes it.
+      bool complete = false;
+      SmallVector<StoredBytes, 4> stored =
+          StoredValuesReaching(*ld, dl, &complete, b.lo, b.hi);
+      if (!complete)
         return true;
+      for (const StoredBytes &s : stored) {
+        if (!s.value || FloatLeafIn(s.value->getType(), s.lo, s.hi, dl))
+          return true;
+        work.push_back({s.value, s.lo, s.hi});
+      }
       continue;
     }
     if (isa<Argument>(v) || isa<CallBase>(v) || isa<BitCastInst>(v) ||

@@ -1,4 +1,4 @@
-//===- enzyme_bridge/forward/ReturnedBits.h - Float bits in results -*- C++ -*-===//
+//===- enzyme_bridge/analysis/ReturnedBits.h - Float bits in results -*- C++ -*-===//
 //
 // The C ABI returns small structs in integer registers: `struct {float;
 // int}` as one i64, `struct {float; int; float}` as {i64, float}. Forward
