@@ -14,6 +14,8 @@
 #include "llvm/Transforms/Utils/Local.h"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 
 using namespace llvm;
 using namespace llvm::PatternMatch;
@@ -92,24 +94,39 @@ public:
     return known.Zero.extractBits(n, lo).isAllOnes();
   }
 
-  /// A float of type `fty` whose bits are exactly bits [lo, lo + width of
-  /// fty) of integer `v`; null when there is none. May create phis and
-  /// selects of floats (where the packed word is chosen by one).
+  /// A value of type `fty` (a float, or an integer field) whose bits are
+  /// exactly bits [lo, lo + width of fty) of integer `v`; null when there
+  /// is none. May create phis and selects (where the packed word is chosen
+  /// by one).
   Value *Float(Value *v, unsigned lo, Type *fty, unsigned depth = 0) {
+    Value *found = Source(v, lo, fty, depth);
+    // An integer field is at least itself.
+    if (!found && fty->isIntegerTy() && lo == 0 && v->getType() == fty)
+      return v;
+    return found;
+  }
+
+  Value *Source(Value *v, unsigned lo, Type *fty, unsigned depth) {
     unsigned n = fty->getPrimitiveSizeInBits();
     if (!v->getType()->isIntegerTy() || lo + n > Width(v) ||
         depth > kMaxDepth)
       return nullptr;
     Value *x = nullptr, *y = nullptr, *amt = nullptr;
-    // A constant word (an accumulator's start): the constant float.
-    if (auto *c = dyn_cast<ConstantInt>(v))
+    // A constant word (an accumulator's start): the constant.
+    if (auto *c = dyn_cast<ConstantInt>(v)) {
+      APInt bits = c->getValue().extractBits(n, lo);
+      if (fty->isIntegerTy())
+        return ConstantInt::get(fty, bits);
       return ConstantFP::get(fty->getContext(),
-                             APFloat(fty->getFltSemantics(),
-                                     c->getValue().extractBits(n, lo)));
+                             APFloat(fty->getFltSemantics(), bits));
+    }
     if (isa<UndefValue>(v))
       return PoisonValue::get(fty);
     if (auto *bc = dyn_cast<BitCastInst>(v))
       return lo == 0 && bc->getSrcTy() == fty ? bc->getOperand(0) : nullptr;
+    // A phi of the field's own type is the field (no new phi for it).
+    if (isa<PHINode>(v) && lo == 0 && v->getType() == fty)
+      return v;
     if (match(v, m_ZExt(m_Value(x))) || match(v, m_Trunc(m_Value(x))))
       return Float(x, lo, fty, depth + 1);
     if (match(v, m_Shl(m_Value(x), m_Value(amt))))
@@ -209,7 +226,7 @@ private:
   }
 
   Value *FloatPhi(PHINode *phi, unsigned lo, Type *fty, unsigned depth) {
-    auto key = std::make_pair(phi, lo);
+    auto key = std::make_tuple(phi, lo, fty);
     auto it = float_phis_.find(key);
     if (it != float_phis_.end())
       return it->second; // Around a loop: the phi being built.
@@ -235,31 +252,42 @@ private:
 
   const DataLayout &dl_;
   SmallPtrSet<PHINode *, 8> zero_phis_;
-  DenseMap<std::pair<PHINode *, unsigned>, Value *> float_phis_;
+  std::map<std::tuple<PHINode *, unsigned, Type *>, Value *> float_phis_;
   SmallVector<PHINode *, 4> made_phis_;
 };
 
 } // namespace
 
 bool FoldFloatPacking(Function &f) {
-  SmallVector<BitCastInst *, 8> unpacks;
+  // Floats read back (`bitcast iN to float`), and integer fields read
+  // back (`trunc (lshr X, 32)`: the int beside the float, which otherwise
+  // keeps the float's packed bits alive).
+  SmallVector<Instruction *, 8> unpacks;
+  bool reinterprets = false;
   for (BasicBlock &bb : f)
-    for (Instruction &i : bb)
-      if (auto *bc = dyn_cast<BitCastInst>(&i))
-        if (bc->getSrcTy()->isIntegerTy() && bc->getDestTy()->isFloatingPointTy())
+    for (Instruction &i : bb) {
+      if (auto *bc = dyn_cast<BitCastInst>(&i)) {
+        if (bc->getSrcTy()->isIntegerTy() &&
+            bc->getDestTy()->isFloatingPointTy())
           unpacks.push_back(bc);
-  if (unpacks.empty())
+        reinterprets |= bc->getSrcTy()->isFPOrFPVectorTy() !=
+                        bc->getDestTy()->isFPOrFPVectorTy();
+      } else if (isa<TruncInst>(&i) && i.getType()->isIntegerTy()) {
+        unpacks.push_back(&i);
+      }
+    }
+  if (!reinterprets)
     return false;
   BitSources sources(f.getDataLayout());
   bool changed = false;
   SmallVector<WeakTrackingVH, 8> dead;
-  for (BitCastInst *bc : unpacks) {
-    Value *packed = bc->getOperand(0);
-    Value *fl = sources.Float(packed, 0, bc->getDestTy());
-    if (!fl || fl == bc)
+  for (Instruction *unpack : unpacks) {
+    Value *packed = unpack->getOperand(0);
+    Value *fl = sources.Float(packed, 0, unpack->getType());
+    if (!fl || fl == unpack || fl == packed)
       continue;
-    bc->replaceAllUsesWith(fl);
-    bc->eraseFromParent();
+    unpack->replaceAllUsesWith(fl);
+    unpack->eraseFromParent();
     dead.push_back(packed);
     changed = true;
   }

@@ -11,8 +11,11 @@
 //
 // FoldFloatPacking replaces each `bitcast iN X to float` whose bits are, by
 // the shifts, masks, truncations, extensions, ors, funnel shifts and phis
-// that built X, exactly the bits of one float value F, by F. The integer
-// packing left without uses is deleted.
+// that built X, exactly the bits of one float value F, by F; and each
+// truncation that reads an integer field back out of such a word by that
+// field (else the int beside the float keeps the float's bits alive). The
+// integer packing left without uses is deleted. Only in functions that
+// reinterpret between integers and floats.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AUTODIFF_ENZYME_BRIDGE_FOLDFLOATPACKING_H

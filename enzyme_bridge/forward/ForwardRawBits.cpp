@@ -284,7 +284,15 @@ bool ForwardEmitter::IsFloatBits(Value *v, unsigned depth, bool direct,
     // is returned in in a stack slot, copies it into the struct's slot and
     // loads it back): typed integer by those copies alone, they hold what
     // was stored.
-    if (auto *ld = dyn_cast<LoadInst>(v))
+    // (Not a field the struct declares integer: `a.n` of `{float v; int
+    // n}` passed in one i64 is no float's bits, though the word is. The
+    // ABI's literal `{i64, float}` declares nothing: its i64 is the packed
+    // word.)
+    auto *ld = dyn_cast<LoadInst>(v);
+    auto *gep = ld ? dyn_cast<GEPOperator>(ld->getPointerOperand()) : nullptr;
+    auto *st = gep ? dyn_cast<StructType>(gep->getSourceElementType()) : nullptr;
+    bool declared = ld && DeclaresInteger(*ld) && !(st && st->isLiteral());
+    if (ld && !declared)
       for (const StoredBytes &s :
            StoredValuesReaching(*ld, out_.getDataLayout())) {
         if (!s.value) {
@@ -357,6 +365,9 @@ bool ForwardEmitter::ReturnsFloatBits(const Function &f, int64_t lo,
 bool ForwardEmitter::FloatBitsReachFloat(Instruction &i) {
   SmallVector<Instruction *, 16> work = {&i};
   SmallPtrSet<Instruction *, 16> seen;
+  // Values that are `i` moved (loaded back from a slot it was stored in,
+  // chosen by a phi or select), not computed from it.
+  SmallPtrSet<Instruction *, 16> moved = {&i};
   while (!work.empty() && seen.size() < 256) {
     Instruction *v = work.pop_back_val();
     if (!seen.insert(v).second)
@@ -366,6 +377,13 @@ bool ForwardEmitter::FloatBitsReachFloat(Instruction &i) {
       if (!ui)
         continue;
       if (isa<BitCastInst>(ui) && ui->getType()->isFPOrFPVectorTy())
+        return true;
+      // Returned as it is: the caller, which asked for this function's
+      // tangent bits, may turn it into a float (`lvl3(a) { return
+      // scale(a, 2); }` passing on a {float; int} in an i64). (Not after
+      // integer steps: `n++` on the int half of such a word is no
+      // arithmetic on the float.)
+      if (isa<ReturnInst>(ui) && moved.count(v))
         return true;
       // Passed to a function of the module, which may turn it into a float.
       if (auto *call = dyn_cast<CallBase>(ui)) {
@@ -405,8 +423,11 @@ bool ForwardEmitter::FloatBitsReachFloat(Instruction &i) {
         for (LoadInst *ld : reads) {
           if (FloatLeafIn(ld->getType(), 0, 1 << 20, out_.getDataLayout()))
             return true;
-          if (ld->getType()->isIntOrIntVectorTy())
+          if (ld->getType()->isIntOrIntVectorTy()) {
             work.push_back(ld);
+            if (moved.count(v))
+              moved.insert(ld);
+          }
         }
         continue;
       }
@@ -418,6 +439,9 @@ bool ForwardEmitter::FloatBitsReachFloat(Instruction &i) {
            isa<SelectInst>(ui) || isa<FreezeInst>(ui) ||
            isa<ExtractValueInst>(ui) || isa<InsertValueInst>(ui)))
         work.push_back(ui);
+      if (moved.count(v) && (isa<PHINode>(ui) || isa<SelectInst>(ui) ||
+                             isa<FreezeInst>(ui)))
+        moved.insert(ui);
     }
   }
   return false;

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/FoldFloatPacking.h"
+#include "enzyme_bridge/analysis/LocalCopies.h"
+#include "enzyme_bridge/analysis/MemoryPlaces.h"
 #include "enzyme_bridge/analysis/ReturnedBits.h"
 #include "enzyme_bridge/reverse/ReverseMode.h"
 
@@ -532,6 +534,82 @@ static bool MovesIntegerBits(const Function &f, unsigned depth = 0) {
                 [&](const Argument *a) { return !floatAccess.count(a); });
 }
 
+/// Whether `ptr` points into a stack slot whose declared type has a float
+/// where an access of type `t` reads or writes.
+static bool SlotDeclaresFloat(const Value *ptr, Type *t) {
+  const Function *f = isa<Instruction>(ptr)
+                          ? cast<Instruction>(ptr)->getFunction()
+                          : nullptr;
+  if (!f)
+    return false;
+  const DataLayout &dl = f->getDataLayout();
+  Place p = LocatePlace(ptr, dl);
+  const auto *slot = dyn_cast_or_null<AllocaInst>(p.obj);
+  int64_t size = int64_t(dl.getTypeStoreSize(t).getKnownMinValue());
+  return slot && p.off >= 0 &&
+         FloatLeafIn(slot->getAllocatedType(), p.off, p.off + size, dl);
+}
+
+/// Whether integer `v` is built from a float's bits (`zext(bitcast f)`,
+/// shifted, masked, or-ed with other fields: the ABI's packing of `struct
+/// {float; int}`), through phis and selects.
+static bool BuiltFromFloatBits(const Value *v, unsigned depth = 0) {
+  if (depth > 8)
+    return false;
+  if (const auto *bc = dyn_cast<BitCastInst>(v))
+    return bc->getSrcTy()->isFPOrFPVectorTy();
+  // -O0: the word loaded from the struct's own stack slot.
+  if (const auto *ld = dyn_cast<LoadInst>(v))
+    return SlotDeclaresFloat(ld->getPointerOperand(), ld->getType());
+  const auto *i = dyn_cast<Instruction>(v);
+  if (!i || !v->getType()->isIntOrIntVectorTy() ||
+      !(isa<CastInst>(i) || isa<BinaryOperator>(i) || isa<PHINode>(i) ||
+        isa<SelectInst>(i) || isa<FreezeInst>(i)))
+    return false;
+  for (const Value *op : i->operands())
+    if (op->getType()->isIntOrIntVectorTy() &&
+        BuiltFromFloatBits(op, depth + 1))
+      return true;
+  return false;
+}
+
+/// Whether integer `v` becomes a float again (`bitcast(trunc(v))`, after
+/// shifts and masks that select a field).
+static bool UnpackedToFloat(const Value *v, unsigned depth = 0) {
+  if (depth > 8)
+    return false;
+  for (const User *u : v->users()) {
+    if (const auto *bc = dyn_cast<BitCastInst>(u))
+      if (bc->getDestTy()->isFPOrFPVectorTy())
+        return true;
+    // -O0: stored into the struct's own stack slot.
+    if (const auto *st = dyn_cast<StoreInst>(u))
+      if (st->getValueOperand() == v &&
+          SlotDeclaresFloat(st->getPointerOperand(), v->getType()))
+        return true;
+    const auto *i = dyn_cast<Instruction>(u);
+    if (i && i->getType()->isIntOrIntVectorTy() &&
+        (isa<CastInst>(i) || isa<BinaryOperator>(i) || isa<PHINode>(i) ||
+         isa<SelectInst>(i) || isa<FreezeInst>(i)) &&
+        UnpackedToFloat(i, depth + 1))
+      return true;
+  }
+  return false;
+}
+
+/// Whether a call passes a float's bits packed in an integer argument, or
+/// returns an integer the caller unpacks into a float: kept out of line,
+/// the callee's integer interface would hide the float from reverse mode
+/// (`pick(a, b) { return a.i > b.i ? a : b; }` on `struct {float; int}`).
+static bool PassesFloatBits(const CallBase &call) {
+  for (const Value *a : call.args())
+    if (a->getType()->isIntegerTy() && a->getType()->getIntegerBitWidth() >= 32 &&
+        BuiltFromFloatBits(a))
+      return true;
+  return call.getType()->isIntegerTy() &&
+         call.getType()->getIntegerBitWidth() >= 32 && UnpackedToFloat(&call);
+}
+
 /// Whether `t` holds floating-point data beside data of other types.
 static bool MixesFloats(Type *t) {
   bool floats = false, others = false;
@@ -560,7 +638,8 @@ static bool KeptOutOfLine(const CallBase &call, const Function &callee) {
   if (!call.isNoInline() && !callee.hasFnAttribute(Attribute::NoInline))
     return false;
 
-  if (!isa<CallInst>(call) || callee.isVarArg() || MovesIntegerBits(callee))
+  if (!isa<CallInst>(call) || callee.isVarArg() || MovesIntegerBits(callee) ||
+      PassesFloatBits(call))
     return false;
   for (unsigned k = 0; k < callee.arg_size(); ++k)
     if (callee.hasParamAttribute(k, Attribute::ByVal) ||

@@ -57,6 +57,27 @@ double identity(double x) {
   return y;
 }
 
+/* `{float; int}` through a chain of by-value helpers: a pick by the int
+   field, a pass-through, a scale of the float. Forward: 0 at -O0 (the
+   word returned by `scale` went back through `lvl3` without its tangent)
+   and refused at -O1..-O3; reverse: refused at every level (the helpers'
+   integer interfaces hid the float; calls passing a float's bits packed
+   in an integer are now inlined, and the int field read back out of the
+   word folds too). d/dx (x * 2) * 5 = 10. */
+typedef struct { float f; int i; } FI;
+__attribute__((noinline)) FI pick(FI a, FI b) { return a.i > b.i ? a : b; }
+__attribute__((noinline)) FI scale(FI a, float k) {
+  a.f *= k;
+  return a;
+}
+__attribute__((noinline)) FI lvl3(FI a) { return scale(a, 2.0f); }
+__attribute__((noinline)) FI lvl2(FI a, FI b) { return lvl3(pick(a, b)); }
+double chain(double x) {
+  FI a = {(float)x, 5}, b = {(float)(x * x), 2};
+  FI r = lvl2(a, b);
+  return r.f * r.i;
+}
+
 int main(void) {
   double x = 1.3;
   CHECK_CLOSE_F(2 * x, fd_scalar(upper_half, x));
@@ -67,5 +88,8 @@ int main(void) {
   CHECK_CLOSE_F(1 + 2 * x, __enzyme_autodiff((void *)accumulate, x));
   CHECK_CLOSE_F(2 * x, __enzyme_fwddiff((void *)identity, x, 1.0));
   CHECK_CLOSE_F(2 * x, __enzyme_autodiff((void *)identity, x));
+  CHECK_CLOSE_F(10, fd_scalar(chain, x));
+  CHECK_CLOSE_F(10, __enzyme_fwddiff((void *)chain, x, 1.0));
+  CHECK_CLOSE_F(10, __enzyme_autodiff((void *)chain, x));
   return fd_report();
 }
