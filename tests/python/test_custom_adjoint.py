@@ -10,14 +10,7 @@ import pytest
 
 from autodiff_numba import (AutodiffError, custom_adjoint, enzyme_forward,
                             enzyme_reverse)
-
-
-def fd(f, args, k, h=1e-6):
-    up = list(args)
-    down = list(args)
-    up[k] += h
-    down[k] -= h
-    return (f(*up) - f(*down)) / (2 * h)
+from fdhelp import fd
 
 
 @numba.njit
