@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "fuzz/FuzzPipeline.h"
 #include "support/IrText.h"
+#include "support/ParseIr.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -52,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(input.data(), size),
                                            "fuzz");
   std::unique_ptr<llvm::Module> m =
-      llvm::parseIR(buffer->getMemBufferRef(), err, ctx);
+      autodiff::ParseIr(buffer->getMemBufferRef(), err, ctx);
   if (!m || llvm::verifyModule(*m))
     return 0;
   autodiff::fuzz::RunPipelineChecked(*m, requests, input);

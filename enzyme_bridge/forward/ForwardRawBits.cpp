@@ -272,7 +272,17 @@ bool ForwardEmitter::IsFloatBits(Value *v, unsigned depth, bool direct,
       accessed = cx->getNewValOperand()->getType();
     int64_t size = out_.getDataLayout().getTypeStoreSize(accessed);
     MemoryTypes mt = types_->TypesAt(ptr);
+    // A field declared integer at the access's first byte (`p->n` after
+    // `float x[4]`) covers the bytes after it: a fact about every offset
+    // (the array read at a variable index) is not about them. (An integer
+    // access that declares nothing, a word copied out of a float array,
+    // may still read floats there.)
+    auto *field = dyn_cast<LoadInst>(v);
+    bool known_first = field && DeclaresInteger(*field) &&
+                       mt.at.count(0) != 0;
     for (int64_t off = 0; off < size; ++off) {
+      if (off > 0 && known_first && !mt.at.count(off))
+        continue;
       // Memory known to hold floats; memory of conflicting types (a union
       // of a double and an integer, or a Rust enum's payload) only when
       // `loose` (deciding a diagnostic, not a derivative's signature).
@@ -407,9 +417,13 @@ bool ForwardEmitter::FloatBitsReachFloat(Instruction &i) {
         BaseType::Kind first = mt.Lookup(0).kind;
         if (first != BaseType::Integer && first != BaseType::Pointer)
           return true;
+        // (Bytes after the first with facts of their own: the fact about
+        // every offset is not about the interior of the scalar at 0.)
+        bool known_first = DeclaresInteger(*st) && mt.at.count(0) != 0;
         for (int64_t off = 1; off < size && off < 64; ++off)
-          if (mt.Lookup(off).kind == BaseType::Float ||
-              mt.Lookup(off).kind == BaseType::Anything)
+          if ((!known_first || mt.at.count(off)) &&
+              (mt.Lookup(off).kind == BaseType::Float ||
+               mt.Lookup(off).kind == BaseType::Anything))
             return true;
         // A local typed integer by this very copy (-O0 code keeps an ABI
         // word of a {float; int} struct in a stack slot between two

@@ -16,6 +16,7 @@
 
 #include "codegen/Pipeline.h"
 #include "support/IrText.h"
+#include "support/ParseIr.h"
 
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Config/llvm-config.h"
@@ -103,7 +104,7 @@ std::unique_ptr<llvm::Module> ParseModule(const char *ir, size_t size,
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
       llvm::StringRef(ir, size), "<module>");
   llvm::SMDiagnostic diag;
-  std::unique_ptr<llvm::Module> m = llvm::parseIR(*buffer, diag, ctx);
+  std::unique_ptr<llvm::Module> m = autodiff::ParseIr(*buffer, diag, ctx);
   if (!m) {
     std::string text;
     llvm::raw_string_ostream os(text);

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/Pipeline.h"
 #include "support/IrText.h"
+#include "support/ParseIr.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Statistic.h"
@@ -376,7 +377,7 @@ int main(int argc, char **argv) {
   llvm::LLVMContext ctx;
   llvm::SMDiagnostic diag;
   std::unique_ptr<llvm::Module> m =
-      llvm::parseIR((*buffer)->getMemBufferRef(), diag, ctx);
+      autodiff::ParseIr((*buffer)->getMemBufferRef(), diag, ctx);
   if (!m) {
     std::string where = input;
     if (diag.getLineNo() > 0)
