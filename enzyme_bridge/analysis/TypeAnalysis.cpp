@@ -509,7 +509,8 @@ public:
   }
 
   /// Whether some fact names a byte of the `size` bytes at `ptr`, or the
-  /// object is an array of floats of that size (an element copied whole).
+  /// object is an array of floats whose size divides `size` (an element,
+  /// or a run of them, copied whole: `memcpy(b, a, 8)` of two floats).
   bool Describes(const Value *ptr, uint64_t size) {
     Place p = LocatePlace(ptr, dl_);
     auto it = objects_.find(p.obj);
@@ -520,8 +521,10 @@ public:
       if (mt.at.count(k))
         return true;
     auto all = mt.at.find(-1);
-    return all != mt.at.end() && all->second.kind == BaseType::Float &&
-           dl_.getTypeStoreSize(all->second.fp) == size;
+    if (all == mt.at.end() || all->second.kind != BaseType::Float)
+      return false;
+    uint64_t lane = dl_.getTypeStoreSize(all->second.fp);
+    return lane && size % lane == 0;
   }
 
   /// A pointer passed to a function of the module points to memory of the
