@@ -6,6 +6,7 @@
 #include "enzyme_bridge/GpuKernels.h"
 
 #include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/GpuSharedAccesses.h"
 #include "enzyme_bridge/rules/Rules.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -271,14 +272,12 @@ FindThreadPrivateAccesses(Function &copy, const Function &primal) {
       if (arg->hasNoAliasAttr() || read <= 1)
         out.insert(accesses.begin(), accesses.end());
   }
-  // Shared memory, per block: indexed by threadIdx.x.
-  for (GlobalVariable &g : copy.getParent()->globals())
-    if (g.getAddressSpace() == kSharedAddressSpace) {
-      auto accesses = IndexedAccesses(g, IsThreadIndex, copy);
-      out.insert(accesses.begin(), accesses.end());
-    }
+  // Shared memory, per block and phase (GpuSharedAccesses.h).
+  AddPrivateSharedAccesses(copy, out);
   return out;
 }
+
+bool IsLaunchUniform(const Value *v) { return IsUniform(v, 0); }
 
 Value *EmitOneDimensionalLaunch(IRBuilderBase &b) {
   Module &m = *b.GetInsertBlock()->getModule();

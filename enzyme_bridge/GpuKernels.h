@@ -8,10 +8,12 @@
 //  - the reverse sweep adds adjoints into memory other threads may touch
 //    with atomic adds, except accesses this file proves thread-private: the
 //    index is the global thread index `blockIdx.x * blockDim.x +
-//    threadIdx.x` (global memory) or `threadIdx.x` (shared memory), every
-//    access to that base uses it, and the base pointer is the same in every
-//    thread. Those are plain when the launch is one-dimensional (checked
-//    at run time: with a second dimension the index repeats).
+//    threadIdx.x`, every access to that base uses it, and the base pointer
+//    is the same in every thread (global memory), or no other thread of
+//    the block touches the element between the same two barriers
+//    (shared memory, GpuSharedAccesses.h). Those are plain when the launch
+//    is one-dimensional (checked at run time: with a second dimension the
+//    index repeats).
 //
 //===----------------------------------------------------------------------===//
 #ifndef AUTODIFF_ENZYME_BRIDGE_GPUKERNELS_H
@@ -55,6 +57,11 @@ bool IsThreadLocalMemory(const llvm::Value *ptr);
 /// the launch is one-dimensional.
 llvm::SmallPtrSet<const llvm::Instruction *, 16>
 FindThreadPrivateAccesses(llvm::Function &copy, const llvm::Function &primal);
+
+/// Whether `v` is the same in every thread of the launch: constants and
+/// globals, kernel parameters (and parameters every call passes such a
+/// value), and arithmetic of those.
+bool IsLaunchUniform(const llvm::Value *v);
 
 /// i1: whether the launch has one thread dimension and one block dimension.
 llvm::Value *EmitOneDimensionalLaunch(llvm::IRBuilderBase &b);

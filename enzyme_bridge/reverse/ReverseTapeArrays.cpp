@@ -196,13 +196,31 @@ static Function *TapeHelper(Module &m, const Twine &name,
   return Function::Create(fty, GlobalValue::InternalLinkage, name, &m);
 }
 
-/// The array to free: none while it is the local buffer of a GPU tape
-/// (capacity `kLocalTapeElements`, which growth never gives).
-static Value *HeapArray(IRBuilder<> &b, Value *array, Value *capacity) {
-  if (!IsGpuModule(*b.GetInsertBlock()->getModule()))
-    return array;
-  Value *local = b.CreateICmpEQ(capacity, b.getInt64(kLocalTapeElements));
-  return b.CreateSelect(local, ConstantPointerNull::get(b.getPtrTy()), array);
+/// Frees `arrays`, the heap arrays of a tape of `capacity` elements. A GPU
+/// tape still in its local buffers (capacity `kLocalTapeElements`, which
+/// growth never gives) has none: the call is branched around, not made
+/// with null (a device `free` is a call every thread would make).
+static void FreeHeapArrays(IRBuilder<> &b, ArrayRef<Value *> arrays,
+                           Value *capacity) {
+  Module &m = *b.GetInsertBlock()->getModule();
+  FunctionCallee freeFn =
+      m.getOrInsertFunction("free", b.getVoidTy(), b.getPtrTy());
+  if (!IsGpuModule(m)) {
+    for (Value *array : arrays)
+      b.CreateCall(freeFn, {array});
+    return;
+  }
+  Function *f = b.GetInsertBlock()->getParent();
+  LLVMContext &c = m.getContext();
+  auto *heap = BasicBlock::Create(c, "free.heap", f);
+  auto *freed = BasicBlock::Create(c, "freed", f);
+  b.CreateCondBr(b.CreateICmpEQ(capacity, b.getInt64(kLocalTapeElements)),
+                 freed, heap);
+  b.SetInsertPoint(heap);
+  for (Value *array : arrays)
+    b.CreateCall(freeFn, {array});
+  b.CreateBr(freed);
+  b.SetInsertPoint(freed);
 }
 
 /// Stops the program with a message when the tape cannot be allocated.
@@ -236,11 +254,10 @@ static Value *Reallocate(IRBuilder<> &b, Value *old, Value *old_count,
   Value *array =
       b.CreateCall(m.getOrInsertFunction("malloc", ptr, i64), {bytes});
   CheckAllocated(b, array, f);
-  // Copying 0 bytes from null is allowed; free(null) does nothing.
+  // Copying 0 bytes from null is allowed.
   Value *oldBytes = b.CreateMul(old_count, element_bytes);
   b.CreateMemCpy(array, MaybeAlign(), old, MaybeAlign(), oldBytes);
-  b.CreateCall(m.getOrInsertFunction("free", b.getVoidTy(), ptr),
-               {HeapArray(b, old, old_count)});
+  FreeHeapArrays(b, {old}, old_count);
   return array;
 }
 
@@ -394,20 +411,16 @@ Function *ReverseEmitter::ReleaseFunction(LoopTape &t, unsigned number,
   auto *entry = BasicBlock::Create(c, "entry", f);
   auto *drop = BasicBlock::Create(c, "drop", f);
   auto *done = BasicBlock::Create(c, "done", f);
-  FunctionCallee freeFn = m.getOrInsertFunction("free", Type::getVoidTy(c),
-                                                ptr);
   IRBuilder<> b(entry);
   if (pool)
     GiveToPool(b, t, pool, drop, done);
   else
     b.CreateBr(drop); // A derivative another request differentiates.
   b.SetInsertPoint(drop);
-  for (unsigned k = 0; k < n; ++k) {
-    // Named before use: the order must not depend on the C++ compiler.
-    Value *array = b.CreateLoad(ptr, f->getArg(1 + k));
-    Value *capacity = b.CreateLoad(i64, f->getArg(0));
-    b.CreateCall(freeFn, {HeapArray(b, array, capacity)});
-  }
+  SmallVector<Value *, 6> arrays;
+  for (unsigned k = 0; k < n; ++k)
+    arrays.push_back(b.CreateLoad(ptr, f->getArg(1 + k)));
+  FreeHeapArrays(b, arrays, b.CreateLoad(i64, f->getArg(0)));
   b.CreateBr(done);
   b.SetInsertPoint(done);
   b.CreateRetVoid();
