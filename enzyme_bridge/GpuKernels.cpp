@@ -408,9 +408,35 @@ static bool CarriesFloatBits(const Value *v, unsigned depth = 0) {
   return false;
 }
 
+/// A shared-memory array whose size the launch decides (`extern
+/// __shared__ double buf[]`): a declaration, or of size zero.
+static bool IsDynamicSharedFloats(const Value *v) {
+  const auto *g = dyn_cast<GlobalVariable>(v);
+  return g && g->getAddressSpace() == kSharedAddressSpace &&
+         HoldsFloatData(g->getValueType()) &&
+         (g->isDeclaration() ||
+          g->getParent()->getDataLayout().getTypeAllocSize(g->getValueType()) ==
+              0);
+}
+
 absl::Status CheckGpuCalls(Function &f, bool reverse) {
   if (!IsGpuModule(*f.getParent()))
     return absl::OkStatus();
+  for (BasicBlock &bb : f)
+    for (Instruction &i : bb)
+      for (const Value *op : i.operands())
+        if (op->getType()->isPointerTy() &&
+            IsDynamicSharedFloats(getUnderlyingObject(op))) {
+          std::string name;
+          raw_string_ostream os(name);
+          getUnderlyingObject(op)->printAsOperand(os, /*PrintType=*/false);
+          return ErrorAt(
+              absl::StatusCode::kUnimplemented, i,
+              "dynamic shared memory (`extern __shared__` array " + name +
+                  ") holding floating-point data is not supported: its "
+                  "shadow would need shared memory the launch does not "
+                  "provide; use a `__shared__` array of fixed size");
+        }
   for (BasicBlock &bb : f)
     for (Instruction &i : bb) {
       auto *call = dyn_cast<CallBase>(&i);
