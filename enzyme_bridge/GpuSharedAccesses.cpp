@@ -105,8 +105,10 @@ public:
   }
 
 private:
-  /// The accesses of `f_` to `g`, with their index; false when `g`'s
-  /// address goes anywhere else or is accessed as different types.
+  /// The accesses of `f_` to `g`, with their index (an access at an
+  /// address of another shape is Unknown); false when `g`'s address goes
+  /// anywhere but to loads and stores, or they access it as different
+  /// types.
   bool Collect(GlobalVariable &g, SmallVectorImpl<Access> &out) {
     Type *element = nullptr;
     auto sameElement = [&](Type *t) {
@@ -114,29 +116,36 @@ private:
         element = t;
       return element == t;
     };
-    SmallVector<std::pair<const Value *, const Value *>, 8> work = {
-        {&g, nullptr}}; // (address, index; null for element 0)
+    struct Address {
+      const Value *ptr;
+      const Value *index; // Null for element 0.
+      bool unknown;       // An address of a shape not followed.
+    };
+    SmallVector<Address, 8> work = {{&g, nullptr, false}};
     const DataLayout &dl = f_.getParent()->getDataLayout();
     while (!work.empty()) {
-      auto [p, index] = work.pop_back_val();
+      Address at = work.pop_back_val();
+      const Value *p = at.ptr;
       for (const User *u : p->users()) {
         if (const auto *ce = dyn_cast<ConstantExpr>(u)) {
-          if (index)
-            return false;
-          if (ce->getOpcode() == Instruction::AddrSpaceCast ||
-              ce->getOpcode() == Instruction::BitCast) {
-            work.push_back({ce, nullptr});
-            continue;
-          }
+          bool cast = ce->getOpcode() == Instruction::AddrSpaceCast ||
+                      ce->getOpcode() == Instruction::BitCast;
           const auto *gep = dyn_cast<GEPOperator>(ce);
           APInt off(64, 0);
-          if (!gep || gep->getPointerOperand() != p ||
-              !gep->accumulateConstantOffset(dl, off))
+          if (!cast && !gep)
             return false;
-          // A constant element: the index is its number, checked against
-          // the element size when the accesses are seen.
-          constants_[ce] = off.getSExtValue();
-          work.push_back({ce, ce});
+          if (cast && !at.index) {
+            work.push_back({ce, nullptr, at.unknown});
+          } else if (gep && !at.index && !at.unknown &&
+                     gep->getPointerOperand() == p &&
+                     gep->accumulateConstantOffset(dl, off)) {
+            // A constant element: its number is known from the access's
+            // size.
+            constants_[ce] = off.getSExtValue();
+            work.push_back({ce, ce, false});
+          } else {
+            work.push_back({ce, nullptr, true});
+          }
           continue;
         }
         const auto *ui = dyn_cast<Instruction>(u);
@@ -145,26 +154,34 @@ private:
         if (ui->getFunction() != &f_)
           continue;
         if (isa<AddrSpaceCastInst>(ui) || isa<BitCastInst>(ui)) {
-          if (index)
-            return false;
-          work.push_back({ui, nullptr});
+          work.push_back({ui, nullptr, at.unknown || at.index});
           continue;
         }
         if (const auto *gep = dyn_cast<GetElementPtrInst>(ui)) {
+          APInt off(64, 0);
+          if (!at.index && !at.unknown && gep->getPointerOperand() == p &&
+              gep->accumulateConstantOffset(dl, off)) {
+            constants_[gep] = off.getSExtValue(); // As for a constant GEP.
+            work.push_back({gep, gep, false});
+            continue;
+          }
           bool shapeOk =
-              !index && gep->getPointerOperand() == p &&
+              !at.index && !at.unknown && gep->getPointerOperand() == p &&
               (gep->getNumIndices() == 1 ||
                (gep->getNumIndices() == 2 &&
                 match(gep->getOperand(1), m_Zero()) &&
                 isa<ArrayType>(gep->getSourceElementType())));
-          if (!shapeOk)
-            return false;
           Type *t = gep->getSourceElementType();
           if (auto *at = dyn_cast<ArrayType>(t); at && gep->getNumIndices() == 2)
             t = at->getElementType();
-          if (!sameElement(t))
+          if (shapeOk && !sameElement(t))
             return false;
-          work.push_back({gep, gep->getOperand(gep->getNumIndices())});
+          if (shapeOk)
+            work.push_back({gep, gep->getOperand(gep->getNumIndices()), false});
+          else if (gep->getPointerOperand() == p)
+            work.push_back({gep, nullptr, true});
+          else
+            return false; // The address is an index.
           continue;
         }
         Type *t = nullptr;
@@ -176,25 +193,31 @@ private:
         else if (const auto *rmw = dyn_cast<AtomicRMWInst>(ui);
                  rmw && rmw->getPointerOperand() == p)
           t = rmw->getType();
-        if (!t || !sameElement(t))
+        if (!t)
           return false;
         Access a;
         a.inst = ui;
-        if (!index) {
+        if (at.unknown) {
+          out.push_back(a); // Kind::Unknown.
+          continue;
+        }
+        if (!sameElement(t))
+          return false;
+        if (!at.index) {
           a.kind = Kind::Constant;
-        } else if (auto it = constants_.find(index); it != constants_.end()) {
+        } else if (auto it = constants_.find(at.index);
+                   it != constants_.end()) {
           int64_t bytes = static_cast<int64_t>(dl.getTypeStoreSize(t));
           if (bytes == 0 || it->second % bytes != 0)
             return false;
           a.kind = Kind::Constant;
           a.element = it->second / bytes;
         } else {
-          indices_[ui] = index;
+          indices_[ui] = at.index;
         }
         out.push_back(a);
       }
     }
-    // A constant GEP's element size is only known from the accesses.
     return true;
   }
 
@@ -214,7 +237,7 @@ private:
       return;
     }
     const Value *x = nullptr, *y = nullptr;
-    if (match(StripExt(index), m_Add(m_Value(x), m_Value(y)))) {
+    if (match(StripExt(index), m_AddLike(m_Value(x), m_Value(y)))) {
       const Value *s = IsTid(x) ? y : IsTid(y) ? x : nullptr;
       if (s && a.below == s && PhaseUniform(s)) {
         a.kind = Kind::TidPlus;
@@ -307,8 +330,16 @@ private:
     const Loop *l = li_.getLoopFor(phi.getParent());
     if (!l || l->getHeader() != phi.getParent())
       return false;
+    // Each iteration must meet at a barrier (one that every way around the
+    // loop passes): then all threads are in the same iteration in a phase.
+    SmallVector<BasicBlock *, 2> latches;
+    l->getLoopLatches(latches);
     bool meets = any_of(l->blocks(), [&](const BasicBlock *bb) {
-      return any_of(*bb, [](const Instruction &i) { return IsPhaseBarrier(i); });
+      return any_of(*bb,
+                    [](const Instruction &i) { return IsPhaseBarrier(i); }) &&
+             all_of(latches, [&](const BasicBlock *latch) {
+               return dt_.dominates(bb, latch);
+             });
     });
     if (!meets)
       return false;

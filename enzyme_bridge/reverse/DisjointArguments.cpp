@@ -31,6 +31,7 @@
 
 #include "enzyme_bridge/analysis/AliasStack.h"
 #include "enzyme_bridge/reverse/UndoableStores.h"
+#include "enzyme_bridge/rules/Rules.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -43,6 +44,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -90,13 +92,70 @@ Type *AccessedType(Instruction &i) {
 
 /// Whether `s` is computable at the entry: no recurrence, and every
 /// unknown an argument or a constant.
+/// A GPU thread's or block's index or size: the same wherever the thread
+/// reads it, so it may be read at the entry.
+bool IsLaunchIndex(const Value *v) {
+  const auto *ii = dyn_cast<IntrinsicInst>(v);
+  if (!ii)
+    return false;
+  switch (ii->getIntrinsicID()) {
+  case Intrinsic::nvvm_read_ptx_sreg_tid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_tid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_tid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool AtEntry(const SCEV *s) {
   return !SCEVExprContains(s, [](const SCEV *e) {
     if (isa<SCEVAddRecExpr>(e))
       return true;
     auto *u = dyn_cast<SCEVUnknown>(e);
-    return u && !isa<Argument>(u->getValue()) && !isa<Constant>(u->getValue());
+    return u && !isa<Argument>(u->getValue()) &&
+           !isa<Constant>(u->getValue()) && !IsLaunchIndex(u->getValue());
   });
+}
+
+/// A call of a libdevice math function on values (`__nv_rsqrtf(x)`): its
+/// declaration says nothing of memory, but it touches none.
+bool IsLibdeviceMath(const Instruction &i) {
+  const auto *call = dyn_cast<CallBase>(&i);
+  const Function *callee = call ? call->getCalledFunction() : nullptr;
+  return callee && callee->isDeclaration() &&
+         !LibdeviceRuleName(callee->getName()).empty() &&
+         none_of(call->args(), [](const Value *a) {
+           return a->getType()->isPointerTy();
+         });
+}
+
+/// Moves the reads of GPU launch indices to the top of the entry block (so
+/// the overlap check there may use them); returns the first instruction
+/// after them, where the check goes.
+Instruction *HoistLaunchIndices(Function &f) {
+  BasicBlock &entry = f.getEntryBlock();
+  BasicBlock::iterator ip = entry.getFirstNonPHIOrDbgOrAlloca();
+  while (IsLaunchIndex(&*ip))
+    ++ip;
+  SmallVector<Instruction *, 8> reads;
+  for (BasicBlock &bb : f)
+    for (Instruction &i : bb)
+      if (IsLaunchIndex(&i) && !(i.getParent() == &entry &&
+                                 i.comesBefore(&*ip)))
+        reads.push_back(&i);
+  for (Instruction *i : reads)
+    i->moveBefore(ip);
+  return &*ip;
 }
 
 /// The least (`upper` false) or greatest value an address takes, as an
@@ -182,6 +241,7 @@ private:
   /// read again, with those that write what they read.
   SetVector<Argument *> ArgumentsToCheck();
   bool ComputeRanges(ArrayRef<Argument *> args);
+  bool CanCheck(ArrayRef<Argument *> args, Instruction *ip);
   Value *EmitCheck(ArrayRef<Argument *> args, Instruction *ip);
   void CloneAndAnnotate(ArrayRef<Argument *> args, BasicBlock *entry,
                         BasicBlock *body, Value *disjoint);
@@ -199,7 +259,8 @@ void Versioner::CollectAccesses() {
     for (Instruction &i : bb) {
       if (i.mayWriteToMemory() && !isa<DbgInfoIntrinsic>(&i) &&
           !(isa<IntrinsicInst>(&i) &&
-            cast<IntrinsicInst>(&i)->isAssumeLikeIntrinsic()))
+            cast<IntrinsicInst>(&i)->isAssumeLikeIntrinsic()) &&
+          !IsLibdeviceMath(i))
         writes_.push_back(&i);
       Value *ptr = AccessedPointer(i);
       if (!ptr)
@@ -282,14 +343,29 @@ bool Versioner::ComputeRanges(ArrayRef<Argument *> args) {
   return true;
 }
 
-Value *Versioner::EmitCheck(ArrayRef<Argument *> args, Instruction *ip) {
+/// Whether every value `s` uses is defined before `ip` in its block (or
+/// is an argument or a constant).
+static bool DefinedBefore(const SCEV *s, const Instruction *ip) {
+  return !SCEVExprContains(s, [&](const SCEV *e) {
+    const auto *u = dyn_cast<SCEVUnknown>(e);
+    const auto *i = u ? dyn_cast<Instruction>(u->getValue()) : nullptr;
+    return i && !(i->getParent() == ip->getParent() && i->comesBefore(ip));
+  });
+}
+
+bool Versioner::CanCheck(ArrayRef<Argument *> args, Instruction *ip) {
   SCEVExpander expander(a_.se, "disjoint");
   for (Argument *arg : args) {
     const ByteRange &r = ranges_[arg];
-    if (!expander.isSafeToExpandAt(r.lo, ip) ||
-        !expander.isSafeToExpandAt(r.hi, ip))
-      return nullptr;
+    for (const SCEV *bound : {r.lo, r.hi})
+      if (!expander.isSafeToExpand(bound) || !DefinedBefore(bound, ip))
+        return false;
   }
+  return true;
+}
+
+Value *Versioner::EmitCheck(ArrayRef<Argument *> args, Instruction *ip) {
+  SCEVExpander expander(a_.se, "disjoint");
   IRBuilder<> b(ip);
   SmallVector<std::pair<Value *, Value *>, 8> bounds;
   for (Argument *arg : args) {
@@ -373,11 +449,12 @@ SmallVector<Argument *, 4> Versioner::Run() {
   if (!ComputeRanges(args.getArrayRef()))
     return {};
   BasicBlock *entry = &f_.getEntryBlock();
-  Instruction *ip = &*entry->getFirstNonPHIOrDbgOrAlloca();
-  Value *disjoint = EmitCheck(args.getArrayRef(), ip);
-  if (!disjoint)
+  Instruction *ip = HoistLaunchIndices(f_);
+  if (!CanCheck(args.getArrayRef(), ip))
     return {};
+  // The check goes at the end of the entry block, before the body.
   BasicBlock *body = SplitBlock(entry, ip);
+  Value *disjoint = EmitCheck(args.getArrayRef(), entry->getTerminator());
   body->setName("versioned.body");
   CloneAndAnnotate(args.getArrayRef(), entry, body, disjoint);
   return SmallVector<Argument *, 4>(args.begin(), args.end());

@@ -177,6 +177,35 @@ absl::Status EmitReverseDerivative(const DiffRequest &r, Function &out,
 // ---------------------------------------------------------------------------
 // Preparation.
 
+/// Whether `f` may call something every thread of a warp or block must
+/// reach together: a barrier, a warp shuffle or vote, inline assembly, a
+/// function without a body other than libdevice's math (clang marks every
+/// CUDA call convergent, so the attribute alone says little).
+static bool HasConvergentCalls(const Function &f, unsigned depth = 0) {
+  for (const BasicBlock &bb : f)
+    for (const Instruction &i : bb) {
+      const auto *call = dyn_cast<CallBase>(&i);
+      if (!call)
+        continue;
+      const Function *callee = call->getCalledFunction();
+      if (!callee)
+        return true;
+      if (callee->isIntrinsic()) {
+        if (callee->isConvergent())
+          return true;
+        continue;
+      }
+      if (callee->isDeclaration()) {
+        if (!callee->getName().starts_with("__nv_"))
+          return true;
+        continue;
+      }
+      if (callee != &f && (depth > 4 || HasConvergentCalls(*callee, depth + 1)))
+        return true;
+    }
+  return false;
+}
+
 absl::Status ReverseEmitter::Prepare() {
   // Calls through function pointers become direct calls in a dispatch
   // (ReverseIndirectCalls.cpp), whose callees are then inlined in turn.
@@ -189,8 +218,11 @@ absl::Status ReverseEmitter::Prepare() {
   // Loads of one argument that a write through another may change are
   // read again instead of cached when, at run time, the two do not
   // overlap (DisjointArguments.cpp). Split halves cache caller memory
-  // anyway; GPU kernels are left as they are.
-  if (!split_ && !gpu_)
+  // anyway. On a GPU the check may differ between threads (the ranges
+  // of `x[i]` depend on the thread), so only code without convergent
+  // operations (barriers, warp votes and shuffles), which threads may
+  // run on different paths, is versioned.
+  if (!split_ && (!gpu_ || !HasConvergentCalls(out_)))
     versioned_on_ =
         VersionOnDisjointArguments(out_, {*tli_, *ac_, *dt_, *li_, *se_});
   if (!versioned_on_.empty()) {
