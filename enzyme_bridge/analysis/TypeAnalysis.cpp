@@ -261,9 +261,9 @@ BaseType OfLlvmType(Type *t) {
   return b;
 }
 
-/// The scalar type named by a TBAA access tag, if it says one.
-BaseType OfTbaa(const Instruction &i, LLVMContext &ctx) {
-  const MDNode *tag = i.getMetadata(LLVMContext::MD_tbaa);
+/// The type a TBAA access tag names (its access type: `double`, `int`,
+/// `any pointer`); unknown for char and anything else.
+static BaseType OfTbaaTag(const MDNode *tag, LLVMContext &ctx) {
   if (!tag || tag->getNumOperands() < 2)
     return BaseType();
   const auto *access = dyn_cast<MDNode>(tag->getOperand(1));
@@ -288,6 +288,10 @@ BaseType OfTbaa(const Instruction &i, LLVMContext &ctx) {
     b.kind = BaseType::Integer;
   }
   return b;
+}
+
+BaseType OfTbaa(const Instruction &i, LLVMContext &ctx) {
+  return OfTbaaTag(i.getMetadata(LLVMContext::MD_tbaa), ctx);
 }
 
 /// What the functions a call reaches say of the memory behind their
@@ -462,6 +466,8 @@ public:
     for (const Instruction &i : instructions(f_)) {
       if (copies.count(&i))
         continue;
+      if (const auto *mt = dyn_cast<MemTransferInst>(&i))
+        AddStructCopyFacts(*mt);
       if (const auto *l = dyn_cast<LoadInst>(&i))
         AddAccess(l->getPointerOperand(), l->getType(), OfTbaa(i, ctx));
       else if (const auto *s = dyn_cast<StoreInst>(&i))
@@ -482,6 +488,49 @@ public:
       JoinCopies(joined);
   }
 
+
+  /// A struct copied by assignment carries `!tbaa.struct`: each field's
+  /// offset, size and type, on both sides of the copy (the floats of a
+  /// `{float x, y, z}` record that the code only moves as an i64 and a
+  /// float are floats).
+  void AddStructCopyFacts(const MemTransferInst &mt) {
+    const MDNode *fields = mt.getMetadata(LLVMContext::MD_tbaa_struct);
+    if (!fields || fields->getNumOperands() % 3 != 0)
+      return;
+    const auto *len = dyn_cast<ConstantInt>(mt.getLength());
+    if (!len || len->getValue().getActiveBits() > 32 || len->isZero())
+      return;
+    // Only where the copy's place in its object is known: at a constant
+    // offset, or at a known place in each of an array's elements (a field
+    // fact at "every offset" would be a conflict, not a fact).
+    LLVMContext &ctx = f_.getContext();
+    int64_t bytes = len->getSExtValue();
+    // (Not relative to a pointer that walks an object, a phi or a select:
+    // its neighbours are at negative offsets, which are "somewhere".)
+    auto known = [&](const Place &p) {
+      if (isa<PHINode>(p.obj) || isa<SelectInst>(p.obj))
+        return false;
+      return p.off >= 0 || (p.period > 0 && p.period % bytes == 0);
+    };
+    Place dest = LocatePlace(mt.getRawDest(), dl_);
+    Place src = LocatePlace(mt.getRawSource(), dl_);
+    for (unsigned k = 0; k + 2 < fields->getNumOperands(); k += 3) {
+      auto *off = mdconst::dyn_extract<ConstantInt>(fields->getOperand(k));
+      auto *size = mdconst::dyn_extract<ConstantInt>(fields->getOperand(k + 1));
+      const auto *tag = dyn_cast<MDNode>(fields->getOperand(k + 2));
+      if (!off || !size || !tag || off->getValue().getActiveBits() > 32)
+        continue;
+      BaseType b = OfTbaaTag(tag, ctx);
+      if (b.kind == BaseType::Unknown ||
+          (b.kind == BaseType::Float &&
+           dl_.getTypeStoreSize(b.fp) != size->getZExtValue()))
+        continue;
+      if (known(dest))
+        AddLeaf(dest.Shift(off->getSExtValue()), b);
+      if (known(src))
+        AddLeaf(src.Shift(off->getSExtValue()), b);
+    }
+  }
 
   /// Memory transfers and bit copies: both sides hold the same data, in
   /// the bytes copied (`bytes`, 0 when only known at run time).
