@@ -28,6 +28,44 @@ namespace autodiff {
 using namespace llvm;
 using namespace llvm::PatternMatch;
 
+bool IsIntrinsic(const Value *v, Intrinsic::ID id) {
+  const auto *ii = dyn_cast<IntrinsicInst>(v);
+  return ii && ii->getIntrinsicID() == id;
+}
+
+const Value *StripExtensions(const Value *v) {
+  while (isa<ZExtInst>(v) || isa<SExtInst>(v))
+    v = cast<Instruction>(v)->getOperand(0);
+  return v;
+}
+
+bool IsThreadIndex(const Value *v) {
+  return IsIntrinsic(StripExtensions(v), Intrinsic::nvvm_read_ptx_sreg_tid_x);
+}
+
+bool IsLaunchIndex(const Value *v) {
+  const auto *ii = dyn_cast<IntrinsicInst>(v);
+  if (!ii)
+    return false;
+  switch (ii->getIntrinsicID()) {
+  case Intrinsic::nvvm_read_ptx_sreg_tid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_tid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_tid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+    return true;
+  default:
+    return false;
+  }
+}
+
 namespace {
 
 constexpr unsigned kSharedAddressSpace = 3;
@@ -46,22 +84,6 @@ bool HoldsFloatData(Type *t) {
   return false;
 }
 
-bool IsIntrinsic(const Value *v, Intrinsic::ID id) {
-  const auto *ii = dyn_cast<IntrinsicInst>(v);
-  return ii && ii->getIntrinsicID() == id;
-}
-
-const Value *StripExtensions(const Value *v) {
-  while (isa<ZExtInst>(v) || isa<SExtInst>(v))
-    v = cast<Instruction>(v)->getOperand(0);
-  return v;
-}
-
-/// threadIdx.x (an index repeated by no other thread of the block, when the
-/// block is one-dimensional).
-bool IsThreadIndex(const Value *v) {
-  return IsIntrinsic(StripExtensions(v), Intrinsic::nvvm_read_ptx_sreg_tid_x);
-}
 
 /// blockIdx.x * blockDim.x + threadIdx.x, operands in either order.
 bool IsGlobalThreadIndex(const Value *v) {

@@ -22,6 +22,7 @@
 #include "absl/status/status.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Intrinsics.h"
 
 #include <string>
 
@@ -57,6 +58,21 @@ bool IsThreadLocalMemory(const llvm::Value *ptr);
 /// the launch is one-dimensional.
 llvm::SmallPtrSet<const llvm::Instruction *, 16>
 FindThreadPrivateAccesses(llvm::Function &copy, const llvm::Function &primal);
+
+/// Whether `v` is a call of intrinsic `id`.
+bool IsIntrinsic(const llvm::Value *v, llvm::Intrinsic::ID id);
+
+/// `v` without the integer extensions around it.
+const llvm::Value *StripExtensions(const llvm::Value *v);
+
+/// threadIdx.x, through integer extensions (an index repeated by no other
+/// thread of the block, when the block is one-dimensional).
+bool IsThreadIndex(const llvm::Value *v);
+
+/// A read of a GPU thread's or block's index or size (`threadIdx.y`,
+/// `blockDim.x`, `gridDim.z`, ...): the same all through a thread's run
+/// (clocks and lane masks are not).
+bool IsLaunchIndex(const llvm::Value *v);
 
 /// Whether `v` is the same in every thread of the launch: constants and
 /// globals, kernel parameters (and parameters every call passes such a

@@ -29,21 +29,6 @@ namespace {
 
 constexpr unsigned kSharedAddressSpace = 3;
 
-const Value *StripExt(const Value *v) {
-  while (isa<ZExtInst>(v) || isa<SExtInst>(v))
-    v = cast<Instruction>(v)->getOperand(0);
-  return v;
-}
-
-bool IsIntrinsic(const Value *v, Intrinsic::ID id) {
-  const auto *ii = dyn_cast<IntrinsicInst>(v);
-  return ii && ii->getIntrinsicID() == id;
-}
-
-bool IsTid(const Value *v) {
-  return IsIntrinsic(StripExt(v), Intrinsic::nvvm_read_ptx_sreg_tid_x);
-}
-
 /// `__syncthreads()` and its reducing forms: every thread of the block
 /// executes the same call (aligned), which is what makes phases.
 bool IsPhaseBarrier(const Instruction &i) {
@@ -232,13 +217,13 @@ private:
       a.element = c->getSExtValue();
       return;
     }
-    if (IsTid(index)) {
+    if (IsThreadIndex(index)) {
       a.kind = Kind::Tid;
       return;
     }
     const Value *x = nullptr, *y = nullptr;
-    if (match(StripExt(index), m_AddLike(m_Value(x), m_Value(y)))) {
-      const Value *s = IsTid(x) ? y : IsTid(y) ? x : nullptr;
+    if (match(StripExtensions(index), m_AddLike(m_Value(x), m_Value(y)))) {
+      const Value *s = IsThreadIndex(x) ? y : IsThreadIndex(y) ? x : nullptr;
       if (s && a.below == s && PhaseUniform(s)) {
         a.kind = Kind::TidPlus;
         a.stride = s;
@@ -275,11 +260,11 @@ private:
 
   void Record(Access &a, CmpInst::Predicate p, const Value *l,
               const Value *r) {
-    if (!IsTid(l)) {
+    if (!IsThreadIndex(l)) {
       std::swap(l, r);
       p = CmpInst::getSwappedPredicate(p);
     }
-    if (!IsTid(l) || IsTid(r))
+    if (!IsThreadIndex(l) || IsThreadIndex(r))
       return;
     if ((p == CmpInst::ICMP_ULT || p == CmpInst::ICMP_SLT) && !a.below)
       a.below = r;
@@ -298,17 +283,12 @@ private:
       return false;
     if (isa<Constant>(v) || isa<Argument>(v))
       return isa<Constant>(v) || IsLaunchUniform(v);
-    for (Intrinsic::ID id : {Intrinsic::nvvm_read_ptx_sreg_ntid_x,
-                             Intrinsic::nvvm_read_ptx_sreg_ntid_y,
-                             Intrinsic::nvvm_read_ptx_sreg_ntid_z,
-                             Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
-                             Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
-                             Intrinsic::nvvm_read_ptx_sreg_nctaid_z,
-                             Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
-                             Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
-                             Intrinsic::nvvm_read_ptx_sreg_ctaid_z})
-      if (IsIntrinsic(v, id))
-        return true;
+    // Sizes and the block's index; not the thread's own index.
+    if (IsLaunchIndex(v) &&
+        !IsIntrinsic(v, Intrinsic::nvvm_read_ptx_sreg_tid_x) &&
+        !IsIntrinsic(v, Intrinsic::nvvm_read_ptx_sreg_tid_y) &&
+        !IsIntrinsic(v, Intrinsic::nvvm_read_ptx_sreg_tid_z))
+      return true;
     const auto *i = dyn_cast<Instruction>(v);
     if (!i || isa<CallBase>(i) || i->mayReadOrWriteMemory())
       return false;

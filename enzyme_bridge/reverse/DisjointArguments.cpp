@@ -29,6 +29,8 @@
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/reverse/DisjointArguments.h"
 
+#include "enzyme_bridge/GpuKernels.h"
+
 #include "enzyme_bridge/analysis/AliasStack.h"
 #include "enzyme_bridge/reverse/UndoableStores.h"
 #include "enzyme_bridge/rules/Rules.h"
@@ -44,7 +46,6 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -92,31 +93,6 @@ Type *AccessedType(Instruction &i) {
 
 /// Whether `s` is computable at the entry: no recurrence, and every
 /// unknown an argument or a constant.
-/// A GPU thread's or block's index or size: the same wherever the thread
-/// reads it, so it may be read at the entry.
-bool IsLaunchIndex(const Value *v) {
-  const auto *ii = dyn_cast<IntrinsicInst>(v);
-  if (!ii)
-    return false;
-  switch (ii->getIntrinsicID()) {
-  case Intrinsic::nvvm_read_ptx_sreg_tid_x:
-  case Intrinsic::nvvm_read_ptx_sreg_tid_y:
-  case Intrinsic::nvvm_read_ptx_sreg_tid_z:
-  case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
-  case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
-  case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
-    return true;
-  default:
-    return false;
-  }
-}
-
 bool AtEntry(const SCEV *s) {
   return !SCEVExprContains(s, [](const SCEV *e) {
     if (isa<SCEVAddRecExpr>(e))

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/GpuKernels.h"
 #include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "enzyme_bridge/rules/Rules.h"
@@ -159,22 +160,11 @@ static constexpr unsigned kMaxRecomputeDepth = 8;
 /// Instructions without side effects or memory reads, cheap enough to
 /// execute again in the reverse sweep.
 static bool IsCheapPure(const Instruction &i) {
+  // GPU thread and block indices and sizes (GpuKernels.h).
+  if (IsLaunchIndex(&i))
+    return true;
   if (auto *ii = dyn_cast<IntrinsicInst>(&i))
     switch (ii->getIntrinsicID()) {
-    // GPU thread and block indices and sizes: the same all through a
-    // thread's run (clocks are not).
-    case Intrinsic::nvvm_read_ptx_sreg_tid_x:
-    case Intrinsic::nvvm_read_ptx_sreg_tid_y:
-    case Intrinsic::nvvm_read_ptx_sreg_tid_z:
-    case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
-    case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
-    case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
-    case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
-    case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
-    case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
-    case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
-    case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
-    case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
     case Intrinsic::fmuladd:
     case Intrinsic::fma:
     case Intrinsic::fabs:
