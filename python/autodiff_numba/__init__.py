@@ -17,7 +17,9 @@ JIT, and the compiled derivative is called through ctypes. Compiled
 derivatives are cached per signature.
 
 Arguments: float64 and float32 scalars, integer scalars (constants), and
-C-contiguous 1-D and 2-D float64 / float32 NumPy arrays. An active scalar's
+1-D and 2-D float64 / float32 NumPy arrays (C-contiguous ones are passed
+as they are; Fortran-ordered and strided ones as C-contiguous copies,
+written back after the call). An active scalar's
 gradient is returned; an active array gets a zeroed shadow array that is
 returned as its gradient (or, with `shadows={"name": array}`, the caller's
 array is incremented and returned). Several active arguments give a tuple
@@ -150,14 +152,18 @@ class _Derivative:
         types = []
         for name, value in zip(self.params, args):
             t = numba.typeof(value)
+            if isinstance(t, numba.types.Array) and t.layout != "C":
+                # Other layouts (Fortran order, strided views) are passed
+                # as C-contiguous copies (see __call__).
+                t = t.copy(layout="C", readonly=False)
             ok = str(t) in _SCALARS or (
                 isinstance(t, numba.types.Array) and t.ndim in (1, 2) and
-                str(t.dtype) in ("float64", "float32") and t.layout == "C")
+                str(t.dtype) in ("float64", "float32"))
             if not ok:
                 raise AutodiffError(
                     "%s: argument `%s` has type %s; supported are float64, "
-                    "float32 and integer scalars and C-contiguous 1-D or 2-D "
-                    "float64 or float32 arrays" % (self.func.__name__, name, t))
+                    "float32 and integer scalars and 1-D or 2-D float64 or "
+                    "float32 arrays" % (self.func.__name__, name, t))
             if str(t).startswith("int") and name in self.dup:
                 raise AutodiffError(
                     "%s: argument `%s` is an integer and cannot be active "
@@ -325,12 +331,14 @@ class _Derivative:
                 grads = leaves[1:]
                 return leaves[0], (grads[0] if len(grads) == 1 else tuple(grads))
             return leaves[0] if count == 1 else tuple(leaves)
-        if any(a.array and not args[a.index].flags.c_contiguous for a in plan):
-            raise AutodiffError("%s: arrays must be C-contiguous" %
-                                self.func.__name__)
+        # Arrays of other layouts go in as C-contiguous copies, written
+        # back after the call (the function may update them in place).
+        work = {a.index: np.ascontiguousarray(args[a.index]) for a in plan
+                if a.array and not args[a.index].flags.c_contiguous}
+        back = []  # (the caller's array, the copy the call updated)
         call, grads = [], {}
         for a in plan:
-            value = args[a.index]
+            value = work.get(a.index, args[a.index])
             if not a.array:
                 call.append(value)
                 if self.mode == "forward" and a.active:
@@ -339,17 +347,25 @@ class _Derivative:
             call.append(value.ctypes.data)
             if a.active:
                 if self.mode == "reverse":
-                    shadow = (shadows or {}).get(a.name)
-                    if shadow is None:
-                        shadow = np.zeros_like(value)
-                    elif (shadow.shape != value.shape or
-                          shadow.dtype != value.dtype or
-                          not shadow.flags.c_contiguous):
+                    given = (shadows or {}).get(a.name)
+                    if given is None:
+                        shadow = np.zeros(value.shape, value.dtype)
+                        given = shadow
+                        if a.index in work:  # The gradient in its layout.
+                            given = np.empty_like(args[a.index])
+                            back.append((given, shadow))
+                    elif (not isinstance(given, np.ndarray) or
+                          given.shape != value.shape or
+                          given.dtype != value.dtype):
                         raise AutodiffError(
-                            "%s: the shadow of `%s` must be a C-contiguous "
-                            "array of the same shape and dtype" % (
-                                self.func.__name__, a.name))
-                    grads[a.index] = shadow
+                            "%s: the shadow of `%s` must be an array of the "
+                            "same shape and dtype" % (self.func.__name__,
+                                                       a.name))
+                    else:
+                        shadow = np.ascontiguousarray(given)
+                        if shadow is not given:
+                            back.append((given, shadow))
+                    grads[a.index] = given
                 else:
                     shadow = (tangents or {}).get(a.name)
                     if shadow is None:
@@ -358,11 +374,18 @@ class _Derivative:
                     grads[a.index] = shadow  # kept alive for the call
                 call.append(shadow.ctypes.data)
             call += list(value.shape)
+        for index, copy in work.items():
+            if args[index].flags.writeable:
+                back.append((args[index], copy))
         if self.mode == "forward":
             result = fn(*call)
+            for original, copy in back:
+                original[...] = copy
             return (self._njit(*args), result) if self.val_and_grad else result
         out = (ctypes.c_double * max(count, 1))()
         fn(*call, out)
+        for original, copy in back:
+            original[...] = copy
         leaves = list(out)[:count]
         value = leaves.pop(0) if self.val_and_grad else None
         result = []
