@@ -149,12 +149,17 @@ class _Derivative:
 
     def _types(self, args):
         import numba
-        types = []
-        for name, value in zip(self.params, args):
-            t = numba.typeof(value)
+        return self.accepted_types(numba.typeof(v) for v in args)
+
+    def accepted_types(self, types):
+        """The Numba types the derivative is compiled for, from the
+        arguments' types: arrays of other layouts (Fortran order, strided
+        views) as C-contiguous ones, which the callers pass as copies; an
+        AutodiffError for anything else than the supported types."""
+        import numba
+        out = []
+        for name, t in zip(self.params, types):
             if isinstance(t, numba.types.Array) and t.layout != "C":
-                # Other layouts (Fortran order, strided views) are passed
-                # as C-contiguous copies (see __call__).
                 t = t.copy(layout="C", readonly=False)
             ok = str(t) in _SCALARS or (
                 isinstance(t, numba.types.Array) and t.ndim in (1, 2) and
@@ -168,8 +173,8 @@ class _Derivative:
                 raise AutodiffError(
                     "%s: argument `%s` is an integer and cannot be active "
                     "(enzyme_dup)" % (self.func.__name__, name))
-            types.append(t)
-        return tuple(types)
+            out.append(t)
+        return tuple(out)
 
     def _plan(self, types):
         return [_Arg(j, name, t, name not in self.const and

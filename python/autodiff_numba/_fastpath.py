@@ -12,12 +12,14 @@ get fresh zeroed gradient arrays).
 import ctypes
 
 
-def _impl_source(plan, count, val_and_grad):
+def _impl_source(plan, count, val_and_grad, copied=(), writable=()):
     """The implementation's source for one argument plan: `fn` is the
     compiled derivative (arrays as data pointer, shadow, shape; then the
-    scalar results' buffer)."""
+    scalar results' buffer). Arrays numbered in `copied` (not C-contiguous)
+    go in as C-contiguous copies, written back after the call when in
+    `writable`."""
     params = ["a%d" % a.index for a in plan]
-    lines, call, grads = [], [], []
+    lines, call, grads, back = [], [], [], []
     for a in plan:
         name = "a%d" % a.index
         if not a.array:
@@ -25,6 +27,12 @@ def _impl_source(plan, count, val_and_grad):
             if a.active:
                 grads.append(None)  # from the buffer, in order
             continue
+        if a.index in copied:
+            lines.append("    c%d = np.ascontiguousarray(%s)" % (a.index, name))
+            if a.index in writable:
+                back.append("    %s[%s] = c%d" % (
+                    name, ", ".join([":"] * a.ndim), a.index))
+            name = "c%d" % a.index
         call.append("%s.ctypes.data" % name)
         if a.active:
             lines.append("    d%d = np.zeros_like(%s)" % (a.index, name))
@@ -33,6 +41,7 @@ def _impl_source(plan, count, val_and_grad):
         call += ["%s.shape[%d]" % (name, k) for k in range(a.ndim)]
     lines.append("    out = np.empty(%d)" % max(count, 1))
     lines.append("    fn(%s)" % ", ".join(call + ["out.ctypes.data"]))
+    lines += back
     slot = 1 if val_and_grad else 0
     results = []
     for g in grads:
@@ -52,7 +61,13 @@ def make_dispatcher(derivative):
     import numba
     import numpy as np
 
-    def generate(*types):
+    def generate(*given):
+        # Arrays of other layouts (Fortran order, strided views) are
+        # differentiated as C-contiguous and passed as copies.
+        types = derivative.accepted_types(given)
+        copied = {k for k, t in enumerate(given)
+                  if isinstance(t, numba.types.Array) and t.layout != "C"}
+        writable = {k for k in copied if given[k].mutable}
         entry = derivative.cache.get(types)
         if entry is None:
             entry = derivative.cache[types] = derivative._compile(types)
@@ -67,7 +82,8 @@ def make_dispatcher(derivative):
         address = ctypes.cast(fn, ctypes.c_void_p).value
         raw = ctypes.CFUNCTYPE(None, *(args + [ctypes.c_void_p]))(address)
         scope = {"np": np, "fn": raw}
-        exec(_impl_source(plan, count, derivative.val_and_grad), scope)
+        exec(_impl_source(plan, count, derivative.val_and_grad, copied,
+                          writable), scope)
         impl = scope["impl"]
         impl._autodiff_keep = (entry, raw)  # the JIT and the prototype live on
         return impl

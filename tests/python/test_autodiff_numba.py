@@ -136,6 +136,42 @@ def test_other_layouts():
         float(np.sum(grad(base, 0.5)[0] * v)))
 
 
+def test_jit_other_layouts():
+    """`.jit` with Fortran-ordered and strided arrays: the same gradients
+    as the C-ordered call (a Fortran array's data was read as C-ordered,
+    a silently wrong gradient), in-place updates written back, and more
+    dimensions an AutodiffError."""
+    import numba
+    grad = enzyme_reverse(enzyme_dup=("a", "w"))(weighted_squares)
+    base = np.arange(12.0).reshape(3, 4) * 0.25 - 1.0
+    for a in (np.asfortranarray(base), base.T, base[:, ::2]):
+        da, dw = grad.jit(a, 0.5)
+        rows = np.arange(a.shape[0])[:, None]
+        cols = np.arange(a.shape[1])[None, :]
+        assert np.allclose(da, 2 * (rows + 1) * a + cols * 0.5)
+        assert dw == pytest.approx(float(np.sum(cols * a)))
+
+    @enzyme_reverse(enzyme_dup="x")
+    def scale_in_place(x):
+        s = 0.0
+        for i in range(x.shape[0]):
+            x[i] = 3.0 * x[i]
+            s += x[i] * x[i]
+        return s
+
+    scale_jit = scale_in_place.jit
+
+    @numba.njit
+    def from_njit(m):
+        return scale_jit(m[:, 0])
+
+    column = np.ones((3, 2))
+    assert np.allclose(from_njit(column), 18.0)
+    assert np.allclose(column[:, 0], 3.0) and np.allclose(column[:, 1], 1.0)
+    with pytest.raises(AutodiffError, match="1-D or 2-D"):
+        grad.jit(np.ones((2, 2, 2)), 0.5)
+
+
 def test_three_active_and_value_in_one_sweep():
     def h(a, b, c):
         return a * b * c + math.sin(a * c)
