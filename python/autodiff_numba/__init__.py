@@ -134,12 +134,11 @@ class _Derivative:
 
     @property
     def jit(self):
-        """Reverse mode: the derivative as a Numba-compiled function (about
-        the cost of an @njit call, callable from @njit code); positional
-        arguments, no `shadows=` (see _fastpath.py)."""
-        if self.mode != "reverse":
-            raise AutodiffError("%s: .jit is for enzyme_reverse" %
-                                self.func.__name__)
+        """The derivative as a Numba-compiled function (about the cost of an
+        @njit call, callable from @njit code), positional arguments only:
+        reverse mode takes the arguments (no `shadows=`); forward mode the
+        arguments, then a tangent for each parameter not named in
+        enzyme_const, in order (see _fastpath.py)."""
         if self._dispatcher is None:
             from ._fastpath import make_dispatcher
             self._dispatcher = make_dispatcher(self)
@@ -159,6 +158,7 @@ class _Derivative:
         import numba
         out = []
         for name, t in zip(self.params, types):
+            t = numba.types.unliteral(t)  # a constant in @njit code
             if isinstance(t, numba.types.Array) and t.layout != "C":
                 t = t.copy(layout="C", readonly=False)
             ok = str(t) in _SCALARS or (

@@ -1,13 +1,17 @@
-"""The derivative as a Numba dispatcher (`derivative.jit`), for reverse mode.
+"""The derivative as a Numba dispatcher (`derivative.jit`).
 
 `_Derivative.__call__` is Python: it finds the compiled derivative and calls
 it through ctypes, about 1 us a call. `derivative.jit` is a function
 compiled by Numba (`numba.generated_jit`) that calls the compiled
 derivative's address directly: Numba's own dispatcher picks the
 specialization, so a call costs about what an `@njit` call costs, and it
-can be called from other `@njit` code. It takes the arguments positionally
-and returns what the derivative returns without `shadows=` (active arrays
-get fresh zeroed gradient arrays).
+can be called from other `@njit` code. Reverse mode: it takes the
+arguments positionally and returns what the derivative returns without
+`shadows=` (active arrays get fresh zeroed gradient arrays). Forward mode:
+the arguments, then a tangent for each parameter not named constant (a
+number for a scalar, ignored for an integer; an array for an array), and
+it returns the directional derivative (with val_and_grad, the value and
+the derivative). Arrays of other layouts go in as C-contiguous copies.
 """
 import ctypes
 
@@ -56,14 +60,58 @@ def _impl_source(plan, count, val_and_grad, copied=(), writable=()):
     return "def impl(%s):\n%s\n" % (", ".join(params), "\n".join(lines))
 
 
+def _forward_impl_source(plan, tangent_of, val_and_grad, copied, writable):
+    """Forward mode: the arguments, then one tangent per parameter not
+    named constant (`tangent_of`: parameter index -> tangent parameter
+    name; ignored for integers). `fn` takes each active argument followed
+    by its tangent (arrays: data pointer, tangent pointer, shape) and
+    returns the directional derivative; `primal` is the @njit function."""
+    params = ["a%d" % a.index for a in plan] + list(tangent_of.values())
+    lines, call, back = [], [], []
+    for a in plan:
+        name = "a%d" % a.index
+        tangent = tangent_of.get(a.index)
+        if not a.array:
+            call.append(name)
+            if a.active:
+                call.append(tangent)
+            continue
+        if a.index in copied:
+            lines.append("    c%d = np.ascontiguousarray(%s)" % (a.index, name))
+            if a.index in writable:
+                back.append("    %s[%s] = c%d" % (
+                    name, ", ".join([":"] * a.ndim), a.index))
+            name = "c%d" % a.index
+        call.append("%s.ctypes.data" % name)
+        if a.active:
+            lines.append("    u%d = np.ascontiguousarray(%s).astype(%s.dtype)"
+                         % (a.index, tangent, name))
+            call.append("u%d.ctypes.data" % a.index)
+        call += ["%s.shape[%d]" % (name, k) for k in range(a.ndim)]
+    if val_and_grad:  # The primal first: the function may update its input.
+        lines.append("    value = primal(%s)" % ", ".join(
+            "a%d" % a.index for a in plan))
+    lines.append("    r = fn(%s)" % ", ".join(call))
+    lines += back
+    lines.append("    return (value, r)" if val_and_grad else "    return r")
+    return "def impl(%s):\n%s\n" % (", ".join(params), "\n".join(lines))
+
+
 def make_dispatcher(derivative):
-    """A `numba.generated_jit` function for reverse-mode `derivative`."""
+    """A `numba.generated_jit` function for `derivative` (reverse mode:
+    its arguments; forward mode: its arguments, then one tangent per
+    parameter not named constant)."""
     import numba
     import numpy as np
+    n = len(derivative.params)
+    forward = derivative.mode == "forward"
+    tangent_of = {k: "t%d" % k for k, name in enumerate(derivative.params)
+                  if forward and name not in derivative.const}
 
     def generate(*given):
         # Arrays of other layouts (Fortran order, strided views) are
         # differentiated as C-contiguous and passed as copies.
+        given = given[:n]
         types = derivative.accepted_types(given)
         copied = {k for k, t in enumerate(given)
                   if isinstance(t, numba.types.Array) and t.layout != "C"}
@@ -71,25 +119,38 @@ def make_dispatcher(derivative):
         entry = derivative.cache.get(types)
         if entry is None:
             entry = derivative.cache[types] = derivative._compile(types)
-        _, fn, count, plan, _, _ = entry
+        jit, fn, count, plan, _, _ = entry
         # The same derivative, every pointer (the results' buffer too) as
         # c_void_p, which Numba passes from an array's `.ctypes.data`.
         args = []
         for a in plan:
-            params = a.ctypes_params(with_shadow=a.active and a.array)
+            shadow = a.active and (a.array or forward)
+            params = a.ctypes_params(with_shadow=shadow)
             args += [ctypes.c_void_p if p is ctypes.c_void_p else p
                      for p in params]
         address = ctypes.cast(fn, ctypes.c_void_p).value
-        raw = ctypes.CFUNCTYPE(None, *(args + [ctypes.c_void_p]))(address)
-        scope = {"np": np, "fn": raw}
-        exec(_impl_source(plan, count, derivative.val_and_grad, copied,
-                          writable), scope)
+        if forward:
+            ret = derivative._njit.overloads[types].signature.return_type
+            raw = ctypes.CFUNCTYPE(_scalar_ctype(ret), *args)(address)
+            source = _forward_impl_source(plan, tangent_of,
+                                          derivative.val_and_grad, copied,
+                                          writable)
+        else:
+            raw = ctypes.CFUNCTYPE(None, *(args + [ctypes.c_void_p]))(address)
+            source = _impl_source(plan, count, derivative.val_and_grad,
+                                  copied, writable)
+        scope = {"np": np, "fn": raw, "primal": derivative._njit}
+        exec(source, scope)
         impl = scope["impl"]
         impl._autodiff_keep = (entry, raw)  # the JIT and the prototype live on
         return impl
 
-    names = ", ".join("a%d" % k for k in range(len(derivative.params)))
+    names = ", ".join(["a%d" % k for k in range(n)] + list(tangent_of.values()))
     scope = {"generate": generate}
     exec("def generator(%s):\n    return generate(%s)\n" % (names, names),
          scope)
     return numba.generated_jit(nopython=True)(scope["generator"])
+
+
+def _scalar_ctype(numba_type):
+    return ctypes.c_float if str(numba_type) == "float32" else ctypes.c_double
