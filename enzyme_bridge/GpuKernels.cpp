@@ -301,13 +301,15 @@ FindThreadPrivateAccesses(Function &copy, const Function &primal) {
 
 bool IsLaunchUniform(const Value *v) { return IsUniform(v, 0); }
 
-Value *EmitOneDimensionalLaunch(IRBuilderBase &b) {
+Value *EmitOneDimensionalLaunch(IRBuilderBase &b, bool block_only) {
   Module &m = *b.GetInsertBlock()->getModule();
   Value *product = nullptr;
-  for (Intrinsic::ID id : {Intrinsic::nvvm_read_ptx_sreg_ntid_y,
-                           Intrinsic::nvvm_read_ptx_sreg_ntid_z,
-                           Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
-                           Intrinsic::nvvm_read_ptx_sreg_nctaid_z}) {
+  SmallVector<Intrinsic::ID, 4> dims = {Intrinsic::nvvm_read_ptx_sreg_ntid_y,
+                                        Intrinsic::nvvm_read_ptx_sreg_ntid_z};
+  if (!block_only)
+    dims.append({Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+                 Intrinsic::nvvm_read_ptx_sreg_nctaid_z});
+  for (Intrinsic::ID id : dims) {
     Value *v = b.CreateCall(Intrinsic::getOrInsertDeclaration(&m, id), {});
     product = product ? b.CreateOr(product, b.CreateSub(v, b.getInt32(1)))
                       : b.CreateSub(v, b.getInt32(1));

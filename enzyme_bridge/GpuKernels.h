@@ -79,8 +79,11 @@ bool IsLaunchIndex(const llvm::Value *v);
 /// value), and arithmetic of those.
 bool IsLaunchUniform(const llvm::Value *v);
 
-/// i1: whether the launch has one thread dimension and one block dimension.
-llvm::Value *EmitOneDimensionalLaunch(llvm::IRBuilderBase &b);
+/// i1: whether the launch has one thread dimension and one block dimension
+/// (with `block_only`, whether the block has one thread dimension: what
+/// matters for the block's shared memory).
+llvm::Value *EmitOneDimensionalLaunch(llvm::IRBuilderBase &b,
+                                      bool block_only = false);
 
 /// Zeroes the shared-memory shadow `g` cooperatively (each thread of the
 /// block a strided part), then waits at a barrier.

@@ -120,9 +120,11 @@ void ReverseEmitter::AccumulateInto(Value *shadow, Value *adjoint,
     AtomicAccumulate(shadow, adjoint, align);
     return;
   }
-  if (how == Accumulation::AtomicUnlessOneDimensional) {
+  if (how == Accumulation::AtomicUnlessOneDimensional ||
+      how == Accumulation::AtomicUnlessOneDimensionalBlock) {
     // Both arms use only values made before the branch.
-    Value *plain = EmitOneDimensionalLaunch(rb_);
+    Value *plain = EmitOneDimensionalLaunch(
+        rb_, how == Accumulation::AtomicUnlessOneDimensionalBlock);
     Function *f = rb_.GetInsertBlock()->getParent();
     LLVMContext &c = f->getContext();
     auto *plainBB = BasicBlock::Create(c, "accumulate.plain", f);

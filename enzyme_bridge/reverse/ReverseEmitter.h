@@ -329,7 +329,15 @@ private:
   /// How an adjoint is added into shadow memory: plainly, with atomic
   /// adds (other GPU threads may add there too), or plainly only when the
   /// launch is one-dimensional (a thread-private access, GpuKernels.h).
-  enum class Accumulation { Plain, Atomic, AtomicUnlessOneDimensional };
+  /// How an adjoint is added into a shadow: plainly, atomically, or
+  /// atomically unless the launch (`...Block`: the block, for shared
+  /// memory) is one-dimensional.
+  enum class Accumulation {
+    Plain,
+    Atomic,
+    AtomicUnlessOneDimensional,
+    AtomicUnlessOneDimensionalBlock
+  };
   /// *shadow += adjoint, leaf by leaf.
   void AccumulateInto(llvm::Value *shadow, llvm::Value *adjoint,
                       llvm::Align align,

@@ -14,6 +14,7 @@
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "enzyme_bridge/reverse/WarpAggregation.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -55,8 +56,13 @@ ReverseEmitter::AccumulationFor(const Instruction &access,
                                 const Value *ptr) const {
   if (!gpu_ || IsThreadLocalMemory(ptr))
     return Accumulation::Plain;
-  if (thread_private_.count(&access))
-    return Accumulation::AtomicUnlessOneDimensional;
+  if (thread_private_.count(&access)) {
+    // A shared array is the block's own: only the block's shape matters.
+    const auto *g = dyn_cast<GlobalVariable>(getUnderlyingObject(ptr));
+    return g && g->getAddressSpace() == 3
+               ? Accumulation::AtomicUnlessOneDimensionalBlock
+               : Accumulation::AtomicUnlessOneDimensional;
+  }
   return Accumulation::Atomic;
 }
 

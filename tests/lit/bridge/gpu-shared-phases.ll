@@ -23,7 +23,9 @@
 ;
 ; The tree's a[t + s] and a[t] under `t < s`, and a[0] read by thread 0
 ; alone: three plain updates.
+; The check is on the block's shape only (the array is the block's own).
 ; CHECK-LABEL: define internal void @diffe__Z4treePKdPd(
+; CHECK-NOT: nctaid
 ; CHECK: %one.dimensional = icmp eq i32
 ; CHECK: accumulate.plain:
 ; CHECK: accumulate.plain{{[0-9]+}}:
