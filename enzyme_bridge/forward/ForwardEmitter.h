@@ -120,7 +120,8 @@ private:
   // Structure.
   void PromoteLocals();
   void CreateTangentPhis();
-  void FillTangentPhis();
+  absl::Status FillTangentPhis();
+  bool CarriesActiveAddress(llvm::Value *v);
   absl::Status RewriteReturns();
   void FindUnneededPrimalStores();
   void DropNamesOfUnnamedTangents();

@@ -192,7 +192,7 @@ absl::Status ForwardEmitter::Run() {
     b_.SetCurrentDebugLocation(i->getDebugLoc());
     AD_RETURN_IF_ERROR(visit(*i));
   }
-  FillTangentPhis();
+  AD_RETURN_IF_ERROR(FillTangentPhis());
   AD_RETURN_IF_ERROR(RewriteReturns());
   for (Instruction *i : unneeded_stores_)
     i->eraseFromParent();
@@ -236,6 +236,8 @@ void ForwardEmitter::PromoteLocals() {
   FoldFloatPacking(out_);
 }
 
+static bool UsedAsAddress(Value *v);
+
 void ForwardEmitter::CreateTangentPhis() {
   for (BasicBlock &bb : out_) {
     SmallVector<PHINode *, 4> primals;
@@ -245,8 +247,15 @@ void ForwardEmitter::CreateTangentPhis() {
       // Integer phis (and aggregates of integers, such as a cmpxchg's
       // {i64, i1} carried around a loop) get tangents only when active:
       // they then carry raw bits of active memory (a double moved as i64).
-      if (!Active(p) || p->getType()->isTokenTy())
+      // An integer address of active memory carried around a loop
+      // (Numba's strided copy walks `inttoptr(addr)`, `addr += stride`)
+      // gets the shadow's address the same way.
+      bool address = p->getType()->isIntegerTy() && CarriesActiveAddress(p) &&
+                     UsedAsAddress(p);
+      if ((!Active(p) && !address) || p->getType()->isTokenTy())
         continue;
+      if (address)
+        address_ints_.insert(p);
       Lanes lanes;
       for (unsigned k = 0; k < width_; ++k)
         lanes.push_back(PHINode::Create(p->getType(), p->getNumIncomingValues(),
@@ -258,14 +267,75 @@ void ForwardEmitter::CreateTangentPhis() {
   }
 }
 
-void ForwardEmitter::FillTangentPhis() {
-  for (auto &[p, lanes] : phis_)
+absl::Status ForwardEmitter::FillTangentPhis() {
+  for (auto &[p, lanes] : phis_) {
+    // An address phi whose incoming address has no shadow address (an
+    // offset that is itself active, say) would walk from address 0.
+    if (address_ints_.count(p))
+      for (Value *in : p->incoming_values())
+        if (!HasT(in) && !isa<UndefValue>(in))
+          return ErrorAt(absl::StatusCode::kUnimplemented, *p,
+                         "an address of active memory computed on integers "
+                         "around a loop whose shadow address forward mode "
+                         "cannot follow");
     for (unsigned k = 0; k < width_; ++k) {
       auto *tp = cast<PHINode>(lanes[k]);
       for (unsigned j = 0; j < p->getNumIncomingValues(); ++j)
         tp->addIncoming(TOrZero(p->getIncomingValue(j), k),
                         p->getIncomingBlock(j));
     }
+  }
+  return absl::OkStatus();
+}
+
+/// Whether integer `v` holds an address of active memory: a `ptrtoint` of
+/// an active pointer, plus, minus or or-ed with offsets, through phis.
+bool ForwardEmitter::CarriesActiveAddress(Value *v) {
+  SmallPtrSet<Value *, 16> seen;
+  SmallVector<Value *, 16> work = {v};
+  while (!work.empty()) {
+    Value *x = work.pop_back_val();
+    if (!seen.insert(x).second || seen.size() > 64)
+      continue;
+    if (auto *p2i = dyn_cast<PtrToIntInst>(x)) {
+      if (Active(p2i->getOperand(0)))
+        return true;
+    } else if (auto *phi = dyn_cast<PHINode>(x)) {
+      work.append(phi->value_op_begin(), phi->value_op_end());
+    } else if (auto *bo = dyn_cast<BinaryOperator>(x)) {
+      auto op = bo->getOpcode();
+      // (The difference of two addresses is a length, not an address.)
+      if (op == Instruction::Add || op == Instruction::Or ||
+          (op == Instruction::Sub && !isa<PtrToIntInst>(bo->getOperand(1))))
+        work.push_back(bo->getOperand(0));
+      if (op == Instruction::Add)
+        work.push_back(bo->getOperand(1));
+    }
+  }
+  return false;
+}
+
+/// Whether integer `v` becomes a pointer (`inttoptr`), directly or after
+/// adds, subtracts, ors and phis.
+static bool UsedAsAddress(Value *v) {
+  SmallPtrSet<Value *, 16> seen;
+  SmallVector<Value *, 16> work = {v};
+  while (!work.empty()) {
+    Value *x = work.pop_back_val();
+    if (!seen.insert(x).second || seen.size() > 64)
+      continue;
+    for (User *u : x->users()) {
+      if (isa<IntToPtrInst>(u))
+        return true;
+      auto *bo = dyn_cast<BinaryOperator>(u);
+      if (isa<PHINode>(u) ||
+          (bo && (bo->getOpcode() == Instruction::Add ||
+                  bo->getOpcode() == Instruction::Sub ||
+                  bo->getOpcode() == Instruction::Or)))
+        work.push_back(u);
+    }
+  }
+  return false;
 }
 
 absl::Status ForwardEmitter::RewriteReturns() {

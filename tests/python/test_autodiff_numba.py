@@ -172,6 +172,26 @@ def test_jit_other_layouts():
         grad.jit(np.ones((2, 2, 2)), 0.5)
 
 
+def shifted_product(x):
+    y = np.zeros(x.shape[0])
+    y[1:] = x[:-1]  # Numba's strided copy: addresses computed on integers
+    return np.sum(y * x)
+
+
+def test_slice_assignment():
+    """`y[1:] = x[:-1]` walks an integer address around a loop: forward
+    mode follows it (it gave a zero tangent for the copied part, a silently
+    wrong derivative); reverse mode refuses it with a diagnostic."""
+    x = np.array([0.5, 1.0, 2.0, -1.5])
+    t = np.array([1.0, -2.0, 0.5, 3.0])
+    exact = float(x[:-1] @ t[1:] + x[1:] @ t[:-1])
+    tangent = enzyme_forward()(shifted_product)
+    assert tangent(x, tangents={"x": t}) == pytest.approx(exact, rel=1e-14)
+    assert tangent.jit(x, t) == pytest.approx(exact, rel=1e-14)
+    with pytest.raises(AutodiffError, match="shadow is unknown"):
+        enzyme_reverse()(shifted_product)(x)
+
+
 def test_three_active_and_value_in_one_sweep():
     def h(a, b, c):
         return a * b * c + math.sin(a * c)
