@@ -19,6 +19,7 @@
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "support/StatusMacros.h"
 
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -166,6 +167,29 @@ absl::Status ReverseEmitter::visitInstruction(Instruction &i) {
   return absl::OkStatus();
 }
 
+/// Whether `v` is an arm of a select or of a phi that joins branches (not a
+/// loop's header), directly or through negations and conversions: code
+/// that computes both arms and keeps one (`x < 0 ? -pow(-x, 1/3) :
+/// pow(x, 1/3)`, speculated by the optimizer) gives the other arm an
+/// adjoint of exactly zero, while its partial may be NaN or infinite
+/// (pow of a negative base).
+static bool MayBeDiscarded(const Value *v, const LoopInfo &li,
+                           unsigned depth = 0) {
+  for (const User *u : v->users()) {
+    if (const auto *sel = dyn_cast<SelectInst>(u);
+        sel && sel->getCondition() != v)
+      return true;
+    if (const auto *phi = dyn_cast<PHINode>(u);
+        phi && !li.isLoopHeader(phi->getParent()))
+      return true;
+    if (depth < 3 && (isa<UnaryOperator>(u) || isa<FPExtInst>(u) ||
+                      isa<FPTruncInst>(u)) &&
+        MayBeDiscarded(u, li, depth + 1))
+      return true;
+  }
+  return false;
+}
+
 absl::Status ReverseEmitter::ApplyRule(Instruction &i) {
   const DerivativeRule *rule = FindRule(i);
   if (!rule)
@@ -176,6 +200,12 @@ absl::Status ReverseEmitter::ApplyRule(Instruction &i) {
     return call ? call->getArgOperand(k) : i.getOperand(k);
   };
   Value *adjoint = TakeAdjoint(&i);
+  // An arm that may be discarded: a zero adjoint contributes zero, even
+  // where the partial is not finite (0 * NaN would poison the gradient).
+  unsigned opcode = i.getOpcode();
+  bool strongZero = opcode != Instruction::FAdd &&
+                    opcode != Instruction::FSub &&
+                    opcode != Instruction::FNeg && MayBeDiscarded(&i, *li_);
   for (unsigned k = 0; k < n && k < rule->partials.size(); ++k) {
     Value *op = operand(k);
     if (!rule->partials[k] || isa<Constant>(op) || !HoldsFloat(op->getType()))
@@ -189,8 +219,15 @@ absl::Status ReverseEmitter::ApplyRule(Instruction &i) {
       ops.push_back(used[j] ? Lookup(operand(j))
                             : PoisonValue::get(operand(j)->getType()));
     Value *result = used[n] ? Lookup(&i) : PoisonValue::get(i.getType());
-    if (Value *scaled = EmitScaledPartial(rb_, *rule, k, ops, result, adjoint))
-      AddAdjoint(op, scaled);
+    Value *scaled = EmitScaledPartial(rb_, *rule, k, ops, result, adjoint);
+    if (!scaled)
+      continue;
+    if (strongZero && scaled->getType() == adjoint->getType()) {
+      Value *zero = Constant::getNullValue(adjoint->getType());
+      scaled = rb_.CreateSelect(rb_.CreateFCmpOEQ(adjoint, zero), zero, scaled,
+                                "strong.zero");
+    }
+    AddAdjoint(op, scaled);
   }
   return absl::OkStatus();
 }
