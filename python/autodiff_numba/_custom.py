@@ -18,7 +18,8 @@ intrinsic that calls an external symbol, `ad_custom_<k>`: a C callback
 (`numba.cfunc`) running `inner`, with arrays as data pointer and shape.
 The core sees a call to a declared function with a registered gradient
 (`__enzyme_register_gradient_ad_custom_<k>`, see docs/user-guide.md):
-`augment` runs the callback and keeps no tape; `reverse` calls a second
+`augment` copies the array arguments into its tape and runs the callback;
+`reverse` calls a second
 callback running the VJP, which gets each array's shadow, and returns the
 scalar gradients.
 """
@@ -146,15 +147,42 @@ class _Instance:
         rt = ll[str(self.ret)]
         scalars = [ll[str(self.arg_types[i])] for i in self.float_scalars()]
         s, v = self.symbol, self.vjp_symbol
+        # The tape: a copy of each array argument as the call saw it (the
+        # caller may free a temporary, or overwrite an array, before the
+        # reverse sweep runs the adjoint).
+        arrays = [(i, t) for i, t in enumerate(self.arg_types)
+                  if isinstance(t, types.Array)]
+        snap = []
+        if arrays:
+            snap.append("  %%tape = call ptr @malloc(i64 %d)" % (8 * len(arrays)))
+            for slot, (i, t) in enumerate(arrays):
+                size = "%d" % (4 if str(t.dtype) == "float32" else 8)
+                for k in range(t.ndim):
+                    snap.append("  %%b%d_%d = mul i64 %s, %%n%d_%d" % (
+                        i, k, size, i, k))
+                    size = "%%b%d_%d" % (i, k)
+                snap += ["  %%c%d = call ptr @malloc(i64 %s)" % (i, size),
+                         "  call void @llvm.memcpy.p0.p0.i64(ptr %%c%d, ptr "
+                         "%%p%d, i64 %s, i1 false)" % (i, i, size),
+                         "  %%slot%d = getelementptr ptr, ptr %%tape, i64 %d"
+                         % (i, slot),
+                         "  store ptr %%c%d, ptr %%slot%d" % (i, i)]
+        tape = "%tape" if arrays else "null"
         out = ["declare %s @%s(%s)" % (rt, s, ", ".join(fn_params)),
                "declare void @%s(%s)" % (v, ", ".join(
                    [a.split()[0] for a in vjp_args] + [rt, "ptr"])),
+               "declare ptr @malloc(i64)", "declare void @free(ptr)",
+               "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)",
                "define {ptr, %s} @%s.augment(%s) {" % (rt, s,
-                                                        ", ".join(rule_params)),
-               "  %%r = call %s @%s(%s)" % (rt, s, ", ".join(call)),
-               "  %%t = insertvalue {ptr, %s} undef, ptr null, 0" % rt,
-               "  %%u = insertvalue {ptr, %s} %%t, %s %%r, 1" % (rt, rt),
-               "  ret {ptr, %s} %%u" % rt, "}"]
+                                                        ", ".join(rule_params))]
+        out += snap
+        out += ["  %%r = call %s @%s(%s)" % (rt, s, ", ".join(call)),
+                "  %%t = insertvalue {ptr, %s} undef, ptr %s, 0" % (rt, tape),
+                "  %%u = insertvalue {ptr, %s} %%t, %s %%r, 1" % (rt, rt),
+                "  ret {ptr, %s} %%u" % rt, "}"]
+        # The adjoint reads the copies, which are freed after it.
+        for i, _ in arrays:
+            vjp_args[vjp_args.index("ptr %%p%d" % i)] = "ptr %%c%d" % i
         if not scalars:
             result = "void"
         elif len(scalars) == 1:
@@ -164,9 +192,17 @@ class _Instance:
         out += ["define %s @%s.reverse(%s) {" % (
                     result, s, ", ".join(rule_params + ["%s %%dret" % rt,
                                                          "ptr %tape"])),
-                "  %%out = alloca [%d x double]" % max(len(scalars), 1),
-                "  call void @%s(%s)" % (v, ", ".join(
-                    vjp_args + ["%s %%dret" % rt, "ptr %out"]))]
+                "  %%out = alloca [%d x double]" % max(len(scalars), 1)]
+        for slot, (i, _) in enumerate(arrays):
+            out += ["  %%slot%d = getelementptr ptr, ptr %%tape, i64 %d"
+                    % (i, slot),
+                    "  %%c%d = load ptr, ptr %%slot%d" % (i, i)]
+        out.append("  call void @%s(%s)" % (v, ", ".join(
+            vjp_args + ["%s %%dret" % rt, "ptr %out"])))
+        for i, _ in arrays:
+            out.append("  call void @free(ptr %%c%d)" % i)
+        if arrays:
+            out.append("  call void @free(ptr %tape)")
         leaves = []
         for k, lt in enumerate(scalars):
             out.append("  %%g%d.p = getelementptr double, ptr %%out, i64 %d"

@@ -142,3 +142,35 @@ def test_errors():
         custom_adjoint(lambda x: x)
     with pytest.raises(AutodiffError, match="could not be compiled"):
         enzyme_reverse()(lambda a, b: two_results(a, b))(1.0, 2.0)
+
+
+@numba.njit
+def squared_norm(x):
+    return np.sum(x * x)
+
+
+@custom_adjoint(squared_norm)
+def squared_norm_vjp(x, dout, dx):
+    dx += 2.0 * dout * x
+
+
+def test_adjoint_sees_the_arrays_of_the_call():
+    """The adjoint reads the array arguments as the call saw them (a copy on
+    the rule's tape): a temporary Numba frees after the call (it read freed
+    memory, a gradient of about -5e57 without an error; Numba-user hunt),
+    and an array the function overwrites after the call."""
+    @enzyme_reverse()
+    def on_temporary(x):
+        return squared_norm(x * 2.0)
+
+    @enzyme_reverse()
+    def then_overwritten(x):
+        y = x * 1.0
+        s = squared_norm(y)
+        for i in range(y.shape[0]):
+            y[i] = 0.0
+        return s + np.sum(y)
+
+    x = np.array([1.0, 2.0, -3.0])
+    assert np.allclose(on_temporary(x), 8.0 * x, rtol=1e-14)
+    assert np.allclose(then_overwritten(x), 2.0 * x, rtol=1e-14)
