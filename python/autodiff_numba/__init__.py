@@ -295,6 +295,27 @@ class _Derivative:
             params += a.ir_params(with_shadow=a.active)
             args += a.markers("enzyme_dup" if a.active else "enzyme_const")
             ctypes_args += a.ctypes_params(with_shadow=a.active)
+        if self.val_and_grad:
+            # The value from the same call (running the function again would
+            # repeat its side effects): {value, derivative} into `out`.
+            body = ["  %%r = call {%s, %s} (ptr, ...) @__enzyme_fwddiff("
+                    "ptr @\"%s\", metadata !\"enzyme_primal_return\", %s)"
+                    % (rll, rll, cf.native_name, ", ".join(args))]
+            for k in range(2):
+                body.append("  %%e%d = extractvalue {%s, %s} %%r, %d"
+                            % (k, rll, rll, k))
+                v = "%%e%d" % k
+                if rll == "float":
+                    body.append("  %%w%d = fpext float %s to double" % (k, v))
+                    v = "%%w%d" % k
+                body.append("  %%p%d = getelementptr double, ptr %%out, i64 %d"
+                            % (k, k))
+                body.append("  store double %s, ptr %%p%d" % (v, k))
+            driver = ("declare void @__enzyme_fwddiff(ptr, ...)\n"
+                      "define void @derivative(%s) {\n%s\n  ret void\n}\n"
+                      % (", ".join(params + ["ptr %out"]), "\n".join(body)))
+            return driver, ctypes.CFUNCTYPE(
+                None, *(ctypes_args + [ctypes.POINTER(ctypes.c_double)])), 2
         driver = ("declare %s @__enzyme_fwddiff(ptr, ...)\n"
                   "define %s @derivative(%s) {\n"
                   "  %%r = call %s (ptr, ...) @__enzyme_fwddiff(ptr @\"%s\", %s)\n"
@@ -336,6 +357,13 @@ class _Derivative:
                 grads = leaves[1:]
                 return leaves[0], (grads[0] if len(grads) == 1 else tuple(grads))
             return leaves[0] if count == 1 else tuple(leaves)
+        active = {a.name for a in plan if a.active}
+        for given, what in ((tangents, "tangents"), (shadows, "shadows")):
+            unknown = sorted(set(given or ()) - active)
+            if unknown:
+                raise AutodiffError("%s: %s= names %s, not an active argument"
+                                    % (self.func.__name__, what,
+                                       ", ".join(unknown)))
         # Arrays of other layouts go in as C-contiguous copies, written
         # back after the call (the function may update them in place).
         work = {a.index: np.ascontiguousarray(args[a.index]) for a in plan
@@ -347,7 +375,12 @@ class _Derivative:
             if not a.array:
                 call.append(value)
                 if self.mode == "forward" and a.active:
-                    call.append((tangents or {}).get(a.name, 0.0))
+                    t = (tangents or {}).get(a.name, 0.0)
+                    if np.ndim(t) != 0:
+                        raise AutodiffError(
+                            "%s: the tangent of scalar `%s` must be a number"
+                            % (self.func.__name__, a.name))
+                    call.append(float(t))
                 continue
             call.append(value.ctypes.data)
             if a.active:
@@ -375,7 +408,14 @@ class _Derivative:
                     shadow = (tangents or {}).get(a.name)
                     if shadow is None:
                         shadow = np.zeros_like(value)
-                    shadow = np.ascontiguousarray(shadow, dtype=value.dtype)
+                    # A copy: the derivative overwrites the tangents of the
+                    # arrays the function updates.
+                    shadow = np.array(shadow, dtype=value.dtype, order="C")
+                    if shadow.shape != value.shape:
+                        raise AutodiffError(
+                            "%s: the tangent of `%s` has shape %s, the "
+                            "argument %s" % (self.func.__name__, a.name,
+                                             shadow.shape, value.shape))
                     grads[a.index] = shadow  # kept alive for the call
                 call.append(shadow.ctypes.data)
             call += list(value.shape)
@@ -383,10 +423,15 @@ class _Derivative:
             if args[index].flags.writeable:
                 back.append((args[index], copy))
         if self.mode == "forward":
-            result = fn(*call)
+            if self.val_and_grad:
+                out = (ctypes.c_double * 2)()
+                fn(*call, out)
+                result = (out[0], out[1])
+            else:
+                result = fn(*call)
             for original, copy in back:
                 original[...] = copy
-            return (self._njit(*args), result) if self.val_and_grad else result
+            return result
         out = (ctypes.c_double * max(count, 1))()
         fn(*call, out)
         for original, copy in back:

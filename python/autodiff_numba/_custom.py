@@ -321,7 +321,7 @@ def custom_adjoint(inner):
     return register
 
 
-_REROUTED = {}  # id(python function) -> rerouted function (or None)
+_REROUTED = {}  # id(python function) -> (the function, rerouted or None)
 
 
 def _code_names(code):
@@ -339,10 +339,14 @@ def reroute(func, depth=0):
     import numba
     if not _REGISTRY or depth > 8:
         return func
+    # Keyed by id, with the function kept alive beside its result: a freed
+    # function's id may be given to another one (a test's local function,
+    # a lambda made in a loop), which must not get the first one's code.
     key = id(func)
-    if key in _REROUTED:
-        return _REROUTED[key] or func
-    _REROUTED[key] = None  # In progress (recursion).
+    entry = _REROUTED.get(key)
+    if entry is not None and entry[0] is func:
+        return entry[1] or func
+    _REROUTED[key] = (func, None)  # In progress (recursion).
     replaced = {}
     for name in _code_names(func.__code__):
         value = func.__globals__.get(name)
@@ -356,13 +360,14 @@ def reroute(func, depth=0):
         if inner is not value.py_func:
             replaced[name] = numba.njit(inner)
     if not replaced:
+        _REROUTED[key] = (func, func)
         return func
     scope = dict(func.__globals__)
     scope.update(replaced)
     out = pytypes.FunctionType(func.__code__, scope, func.__name__,
                                func.__defaults__, func.__closure__)
     out.__kwdefaults__ = func.__kwdefaults__
-    _REROUTED[key] = out
+    _REROUTED[key] = (func, out)
     return out
 
 

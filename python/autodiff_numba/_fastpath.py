@@ -65,7 +65,8 @@ def _forward_impl_source(plan, tangent_of, val_and_grad, copied, writable):
     named constant (`tangent_of`: parameter index -> tangent parameter
     name; ignored for integers). `fn` takes each active argument followed
     by its tangent (arrays: data pointer, tangent pointer, shape) and
-    returns the directional derivative; `primal` is the @njit function."""
+    returns the directional derivative (with val_and_grad: writes the value
+    and the derivative to a buffer of two doubles)."""
     params = ["a%d" % a.index for a in plan] + list(tangent_of.values())
     lines, call, back = [], [], []
     for a in plan:
@@ -88,12 +89,15 @@ def _forward_impl_source(plan, tangent_of, val_and_grad, copied, writable):
                          % (a.index, tangent, name))
             call.append("u%d.ctypes.data" % a.index)
         call += ["%s.shape[%d]" % (name, k) for k in range(a.ndim)]
-    if val_and_grad:  # The primal first: the function may update its input.
-        lines.append("    value = primal(%s)" % ", ".join(
-            "a%d" % a.index for a in plan))
-    lines.append("    r = fn(%s)" % ", ".join(call))
-    lines += back
-    lines.append("    return (value, r)" if val_and_grad else "    return r")
+    if val_and_grad:  # {value, derivative} from the one call, into `out`
+        lines.append("    out = np.empty(2)")
+        lines.append("    fn(%s)" % ", ".join(call + ["out.ctypes.data"]))
+        lines += back
+        lines.append("    return (out[0], out[1])")
+    else:
+        lines.append("    r = fn(%s)" % ", ".join(call))
+        lines += back
+        lines.append("    return r")
     return "def impl(%s):\n%s\n" % (", ".join(params), "\n".join(lines))
 
 
@@ -131,7 +135,11 @@ def make_dispatcher(derivative):
         address = ctypes.cast(fn, ctypes.c_void_p).value
         if forward:
             ret = derivative._njit.overloads[types].signature.return_type
-            raw = ctypes.CFUNCTYPE(_scalar_ctype(ret), *args)(address)
+            if derivative.val_and_grad:
+                raw = ctypes.CFUNCTYPE(None, *(args + [ctypes.c_void_p]))(
+                    address)
+            else:
+                raw = ctypes.CFUNCTYPE(_scalar_ctype(ret), *args)(address)
             source = _forward_impl_source(plan, tangent_of,
                                           derivative.val_and_grad, copied,
                                           writable)

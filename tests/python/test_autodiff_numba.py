@@ -192,6 +192,32 @@ def test_slice_assignment():
         enzyme_reverse()(shifted_product)(x)
 
 
+def test_forward_value_once_and_tangent_checks():
+    """Forward mode's val_and_grad takes the value from the derivative's own
+    call (the function ran twice: an in-place update was applied twice and
+    the value was the second run's, a silently wrong result); the caller's
+    tangent arrays are not overwritten; a tangent of the wrong shape or a
+    name that is not an active argument is an AutodiffError (a scalar
+    tangent for an array read out of bounds)."""
+    def scale_then_sum(x):
+        for i in range(x.shape[0]):
+            x[i] = 2.0 * x[i]
+        return np.sum(x * x)
+
+    both = enzyme_forward(val_and_grad=True)(scale_then_sum)
+    x, t = np.array([1.0, 2.0, 3.0]), np.ones(3)
+    value, derivative = both(x, tangents={"x": t})
+    assert value == pytest.approx(56.0) and derivative == pytest.approx(48.0)
+    assert np.allclose(x, [2.0, 4.0, 6.0]) and np.allclose(t, 1.0)
+    value, derivative = both.jit(np.array([1.0, 2.0, 3.0]), t)
+    assert value == pytest.approx(56.0) and derivative == pytest.approx(48.0)
+    tangent = enzyme_forward()(scale_then_sum)
+    with pytest.raises(AutodiffError, match="shape"):
+        tangent(np.ones(5), tangents={"x": np.ones(3)})
+    with pytest.raises(AutodiffError, match="not an active argument"):
+        tangent(np.ones(5), tangents={"y": np.ones(5)})
+
+
 def test_three_active_and_value_in_one_sweep():
     def h(a, b, c):
         return a * b * c + math.sin(a * c)
