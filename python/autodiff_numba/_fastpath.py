@@ -16,6 +16,19 @@ the derivative). Arrays of other layouts go in as C-contiguous copies.
 import ctypes
 
 
+def _contiguous(a, name, copied, writable, lines, back):
+    """The name the call passes for array argument `a`: a C-contiguous copy
+    (made in `lines`, written back in `back` when writable) for an array
+    of another layout, else the argument itself."""
+    if a.index not in copied:
+        return name
+    lines.append("    c%d = np.ascontiguousarray(%s)" % (a.index, name))
+    if a.index in writable:
+        back.append("    %s[%s] = c%d" % (name, ", ".join([":"] * a.ndim),
+                                          a.index))
+    return "c%d" % a.index
+
+
 def _impl_source(plan, count, val_and_grad, copied=(), writable=()):
     """The implementation's source for one argument plan: `fn` is the
     compiled derivative (arrays as data pointer, shadow, shape; then the
@@ -31,12 +44,7 @@ def _impl_source(plan, count, val_and_grad, copied=(), writable=()):
             if a.active:
                 grads.append(None)  # from the buffer, in order
             continue
-        if a.index in copied:
-            lines.append("    c%d = np.ascontiguousarray(%s)" % (a.index, name))
-            if a.index in writable:
-                back.append("    %s[%s] = c%d" % (
-                    name, ", ".join([":"] * a.ndim), a.index))
-            name = "c%d" % a.index
+        name = _contiguous(a, name, copied, writable, lines, back)
         call.append("%s.ctypes.data" % name)
         if a.active:
             lines.append("    d%d = np.zeros_like(%s)" % (a.index, name))
@@ -77,12 +85,7 @@ def _forward_impl_source(plan, tangent_of, val_and_grad, copied, writable):
             if a.active:
                 call.append(tangent)
             continue
-        if a.index in copied:
-            lines.append("    c%d = np.ascontiguousarray(%s)" % (a.index, name))
-            if a.index in writable:
-                back.append("    %s[%s] = c%d" % (
-                    name, ", ".join([":"] * a.ndim), a.index))
-            name = "c%d" % a.index
+        name = _contiguous(a, name, copied, writable, lines, back)
         call.append("%s.ctypes.data" % name)
         if a.active:
             lines.append("    u%d = np.ascontiguousarray(%s).astype(%s.dtype)"
