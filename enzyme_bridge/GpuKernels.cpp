@@ -264,6 +264,11 @@ bool IsThreadLocalMemory(const Value *ptr) {
   return pt && pt->getAddressSpace() == kLocalAddressSpace;
 }
 
+bool IsSharedMemory(const Value *ptr) {
+  const auto *g = dyn_cast<GlobalVariable>(getUnderlyingObject(ptr));
+  return g && g->getAddressSpace() == kSharedAddressSpace;
+}
+
 SmallPtrSet<const Instruction *, 16>
 FindThreadPrivateAccesses(Function &copy, const Function &primal) {
   SmallPtrSet<const Instruction *, 16> out;
@@ -448,12 +453,13 @@ absl::Status CheckGpuCalls(Function &f, bool reverse) {
     return absl::OkStatus();
   for (BasicBlock &bb : f)
     for (Instruction &i : bb)
-      for (const Value *op : i.operands())
-        if (op->getType()->isPointerTy() &&
-            IsDynamicSharedFloats(getUnderlyingObject(op))) {
+      for (const Value *op : i.operands()) {
+        const Value *obj =
+            op->getType()->isPointerTy() ? getUnderlyingObject(op) : nullptr;
+        if (obj && IsDynamicSharedFloats(obj)) {
           std::string name;
           raw_string_ostream os(name);
-          getUnderlyingObject(op)->printAsOperand(os, /*PrintType=*/false);
+          obj->printAsOperand(os, /*PrintType=*/false);
           return ErrorAt(
               absl::StatusCode::kUnimplemented, i,
               "dynamic shared memory (`extern __shared__` array " + name +
@@ -461,6 +467,7 @@ absl::Status CheckGpuCalls(Function &f, bool reverse) {
                   "shadow would need shared memory the launch does not "
                   "provide; use a `__shared__` array of fixed size");
         }
+      }
   for (BasicBlock &bb : f)
     for (Instruction &i : bb) {
       auto *call = dyn_cast<CallBase>(&i);

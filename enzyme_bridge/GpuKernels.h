@@ -53,6 +53,10 @@ bool IsBarrierCall(const llvm::CallBase &call);
 /// slot or the local address space.
 bool IsThreadLocalMemory(const llvm::Value *ptr);
 
+/// Whether `ptr` points into a shared-memory array (address space 3): the
+/// block's own memory.
+bool IsSharedMemory(const llvm::Value *ptr);
+
 /// The loads, stores and atomic updates of `copy` (a prepared copy of
 /// `primal` in a GPU module) whose location no other thread touches when
 /// the launch is one-dimensional.
@@ -98,7 +102,8 @@ std::string UnsupportedGpuCall(const llvm::CallBase &call);
 /// a GPU: a warp shuffle or reduction moving floating-point data (clang
 /// splits a double into two integer shuffles, so the data is followed back
 /// through the bit operations), dynamic parallelism, or, in reverse mode, a
-/// grid-wide sync.
+/// grid-wide sync; or for the first use of dynamic shared memory holding
+/// floats (`extern __shared__`: no room for its shadow).
 absl::Status CheckGpuCalls(llvm::Function &f, bool reverse);
 
 } // namespace autodiff

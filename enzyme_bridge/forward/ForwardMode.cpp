@@ -236,7 +236,32 @@ void ForwardEmitter::PromoteLocals() {
   FoldFloatPacking(out_);
 }
 
-static bool UsedAsAddress(Value *v);
+/// An add, subtract or or: a step of address arithmetic on integers.
+static bool IsAddressStep(const Value *v) {
+  const auto *bo = dyn_cast<BinaryOperator>(v);
+  return bo && (bo->getOpcode() == Instruction::Add ||
+                bo->getOpcode() == Instruction::Sub ||
+                bo->getOpcode() == Instruction::Or);
+}
+
+/// Whether integer `v` becomes a pointer (`inttoptr`), directly or after
+/// address steps and phis.
+static bool UsedAsAddress(Value *v) {
+  SmallPtrSet<Value *, 16> seen;
+  SmallVector<Value *, 16> work = {v};
+  while (!work.empty()) {
+    Value *x = work.pop_back_val();
+    if (!seen.insert(x).second || seen.size() > 64)
+      continue;
+    for (User *u : x->users()) {
+      if (isa<IntToPtrInst>(u))
+        return true;
+      if (isa<PHINode>(u) || IsAddressStep(u))
+        work.push_back(u);
+    }
+  }
+  return false;
+}
 
 void ForwardEmitter::CreateTangentPhis() {
   for (BasicBlock &bb : out_) {
@@ -302,37 +327,15 @@ bool ForwardEmitter::CarriesActiveAddress(Value *v) {
         return true;
     } else if (auto *phi = dyn_cast<PHINode>(x)) {
       work.append(phi->value_op_begin(), phi->value_op_end());
-    } else if (auto *bo = dyn_cast<BinaryOperator>(x)) {
-      auto op = bo->getOpcode();
-      // (The difference of two addresses is a length, not an address.)
-      if (op == Instruction::Add || op == Instruction::Or ||
-          (op == Instruction::Sub && !isa<PtrToIntInst>(bo->getOperand(1))))
+    } else if (IsAddressStep(x)) {
+      auto *bo = cast<BinaryOperator>(x);
+      // The address on the left (either side of an add); the difference of
+      // two addresses is a length, not an address.
+      if (bo->getOpcode() != Instruction::Sub ||
+          !isa<PtrToIntInst>(bo->getOperand(1)))
         work.push_back(bo->getOperand(0));
-      if (op == Instruction::Add)
+      if (bo->getOpcode() == Instruction::Add)
         work.push_back(bo->getOperand(1));
-    }
-  }
-  return false;
-}
-
-/// Whether integer `v` becomes a pointer (`inttoptr`), directly or after
-/// adds, subtracts, ors and phis.
-static bool UsedAsAddress(Value *v) {
-  SmallPtrSet<Value *, 16> seen;
-  SmallVector<Value *, 16> work = {v};
-  while (!work.empty()) {
-    Value *x = work.pop_back_val();
-    if (!seen.insert(x).second || seen.size() > 64)
-      continue;
-    for (User *u : x->users()) {
-      if (isa<IntToPtrInst>(u))
-        return true;
-      auto *bo = dyn_cast<BinaryOperator>(u);
-      if (isa<PHINode>(u) ||
-          (bo && (bo->getOpcode() == Instruction::Add ||
-                  bo->getOpcode() == Instruction::Sub ||
-                  bo->getOpcode() == Instruction::Or)))
-        work.push_back(u);
     }
   }
   return false;

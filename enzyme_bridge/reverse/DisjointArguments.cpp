@@ -30,7 +30,6 @@
 #include "enzyme_bridge/reverse/DisjointArguments.h"
 
 #include "enzyme_bridge/GpuKernels.h"
-
 #include "enzyme_bridge/analysis/AliasStack.h"
 #include "enzyme_bridge/reverse/UndoableStores.h"
 #include "enzyme_bridge/rules/Rules.h"

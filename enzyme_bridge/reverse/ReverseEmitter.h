@@ -328,10 +328,8 @@ private:
   llvm::Value *AddValues(llvm::Value *a, llvm::Value *b);
   /// How an adjoint is added into shadow memory: plainly, with atomic
   /// adds (other GPU threads may add there too), or plainly only when the
-  /// launch is one-dimensional (a thread-private access, GpuKernels.h).
-  /// How an adjoint is added into a shadow: plainly, atomically, or
-  /// atomically unless the launch (`...Block`: the block, for shared
-  /// memory) is one-dimensional.
+  /// launch (`...Block`: the block, for shared memory) is one-dimensional
+  /// (a thread-private access, GpuKernels.h).
   enum class Accumulation {
     Plain,
     Atomic,

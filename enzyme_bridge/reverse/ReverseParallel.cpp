@@ -14,7 +14,6 @@
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "enzyme_bridge/reverse/WarpAggregation.h"
 
-#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -56,13 +55,10 @@ ReverseEmitter::AccumulationFor(const Instruction &access,
                                 const Value *ptr) const {
   if (!gpu_ || IsThreadLocalMemory(ptr))
     return Accumulation::Plain;
-  if (thread_private_.count(&access)) {
+  if (thread_private_.count(&access))
     // A shared array is the block's own: only the block's shape matters.
-    const auto *g = dyn_cast<GlobalVariable>(getUnderlyingObject(ptr));
-    return g && g->getAddressSpace() == 3
-               ? Accumulation::AtomicUnlessOneDimensionalBlock
-               : Accumulation::AtomicUnlessOneDimensional;
-  }
+    return IsSharedMemory(ptr) ? Accumulation::AtomicUnlessOneDimensionalBlock
+                               : Accumulation::AtomicUnlessOneDimensional;
   return Accumulation::Atomic;
 }
 

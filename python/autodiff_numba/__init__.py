@@ -269,16 +269,7 @@ class _Derivative:
                 % (result, cf.native_name, ", ".join(args))]
         if result == "void":
             body[0] = body[0].replace("%r = ", "")
-        for i, leaf in enumerate(leaves):
-            v = "%r"
-            if len(leaves) > 1:
-                body.append("  %%e%d = extractvalue %s %%r, %d" % (i, result, i))
-                v = "%%e%d" % i
-            if leaf == "float":
-                body.append("  %%w%d = fpext float %s to double" % (i, v))
-                v = "%%w%d" % i
-            body.append("  %%p%d = getelementptr double, ptr %%out, i64 %d" % (i, i))
-            body.append("  store double %s, ptr %%p%d" % (v, i))
+        body += _store_leaves(leaves, result)
         driver = ("declare void @__enzyme_autodiff(ptr, ...)\n"
                   "define void @derivative(%s) {\n%s\n  ret void\n}\n"
                   % (", ".join(params + ["ptr %out"]), "\n".join(body)))
@@ -298,19 +289,11 @@ class _Derivative:
         if self.val_and_grad:
             # The value from the same call (running the function again would
             # repeat its side effects): {value, derivative} into `out`.
-            body = ["  %%r = call {%s, %s} (ptr, ...) @__enzyme_fwddiff("
+            pair = "{%s, %s}" % (rll, rll)
+            body = ["  %%r = call %s (ptr, ...) @__enzyme_fwddiff("
                     "ptr @\"%s\", metadata !\"enzyme_primal_return\", %s)"
-                    % (rll, rll, cf.native_name, ", ".join(args))]
-            for k in range(2):
-                body.append("  %%e%d = extractvalue {%s, %s} %%r, %d"
-                            % (k, rll, rll, k))
-                v = "%%e%d" % k
-                if rll == "float":
-                    body.append("  %%w%d = fpext float %s to double" % (k, v))
-                    v = "%%w%d" % k
-                body.append("  %%p%d = getelementptr double, ptr %%out, i64 %d"
-                            % (k, k))
-                body.append("  store double %s, ptr %%p%d" % (v, k))
+                    % (pair, cf.native_name, ", ".join(args))]
+            body += _store_leaves([rll, rll], pair)
             driver = ("declare void @__enzyme_fwddiff(ptr, ...)\n"
                       "define void @derivative(%s) {\n%s\n  ret void\n}\n"
                       % (", ".join(params + ["ptr %out"]), "\n".join(body)))
@@ -455,6 +438,24 @@ def _ndarray():
         import numpy
         _NDARRAY.append(numpy.ndarray)
     return _NDARRAY[0]
+
+
+def _store_leaves(leaves, result):
+    """IR storing the derivative call's result `%r` (type `result`, one
+    scalar per entry of `leaves`: "double" or "float") into `%out` as
+    doubles, in order."""
+    body = []
+    for i, leaf in enumerate(leaves):
+        v = "%r"
+        if len(leaves) > 1:
+            body.append("  %%e%d = extractvalue %s %%r, %d" % (i, result, i))
+            v = "%%e%d" % i
+        if leaf == "float":
+            body.append("  %%w%d = fpext float %s to double" % (i, v))
+            v = "%%w%d" % i
+        body.append("  %%p%d = getelementptr double, ptr %%out, i64 %d" % (i, i))
+        body.append("  store double %s, ptr %%p%d" % (v, i))
+    return body
 
 
 def _ll(numba_type):

@@ -126,7 +126,7 @@ def make_dispatcher(derivative):
         entry = derivative.cache.get(types)
         if entry is None:
             entry = derivative.cache[types] = derivative._compile(types)
-        jit, fn, count, plan, _, _ = entry
+        _, fn, count, plan, _, _ = entry
         # The same derivative, every pointer (the results' buffer too) as
         # c_void_p, which Numba passes from an array's `.ctypes.data`.
         args = []
@@ -136,21 +136,19 @@ def make_dispatcher(derivative):
             args += [ctypes.c_void_p if p is ctypes.c_void_p else p
                      for p in params]
         address = ctypes.cast(fn, ctypes.c_void_p).value
-        if forward:
+        if forward and not derivative.val_and_grad:  # The derivative returned.
             ret = derivative._njit.overloads[types].signature.return_type
-            if derivative.val_and_grad:
-                raw = ctypes.CFUNCTYPE(None, *(args + [ctypes.c_void_p]))(
-                    address)
-            else:
-                raw = ctypes.CFUNCTYPE(_scalar_ctype(ret), *args)(address)
+            raw = ctypes.CFUNCTYPE(_scalar_ctype(ret), *args)(address)
+        else:  # Results written to a buffer of doubles.
+            raw = ctypes.CFUNCTYPE(None, *(args + [ctypes.c_void_p]))(address)
+        if forward:
             source = _forward_impl_source(plan, tangent_of,
                                           derivative.val_and_grad, copied,
                                           writable)
         else:
-            raw = ctypes.CFUNCTYPE(None, *(args + [ctypes.c_void_p]))(address)
             source = _impl_source(plan, count, derivative.val_and_grad,
                                   copied, writable)
-        scope = {"np": np, "fn": raw, "primal": derivative._njit}
+        scope = {"np": np, "fn": raw}
         exec(source, scope)
         impl = scope["impl"]
         impl._autodiff_keep = (entry, raw)  # the JIT and the prototype live on

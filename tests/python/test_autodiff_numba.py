@@ -97,6 +97,14 @@ def weighted_squares(a, w):
     return s
 
 
+def triple_in_place(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        x[i] = 3.0 * x[i]
+        s += x[i] * x[i]
+    return s
+
+
 def test_other_layouts():
     """Fortran-ordered, transposed and strided arrays (passed as
     C-contiguous copies): the same gradients as the C-ordered copy, the
@@ -118,13 +126,7 @@ def test_other_layouts():
     da, _ = grad(fa, 0.5, shadows={"a": shadow})
     assert da is shadow and np.allclose(shadow, 1.0 + grad(base, 0.5)[0])
 
-    @enzyme_reverse(enzyme_dup="x")
-    def scale_in_place(x):
-        s = 0.0
-        for i in range(x.shape[0]):
-            x[i] = 3.0 * x[i]
-            s += x[i] * x[i]
-        return s
+    scale_in_place = enzyme_reverse(enzyme_dup="x")(triple_in_place)
 
     column = np.ones((3, 2))
     dx = scale_in_place(column[:, 0])
@@ -151,13 +153,7 @@ def test_jit_other_layouts():
         assert np.allclose(da, 2 * (rows + 1) * a + cols * 0.5)
         assert dw == pytest.approx(float(np.sum(cols * a)))
 
-    @enzyme_reverse(enzyme_dup="x")
-    def scale_in_place(x):
-        s = 0.0
-        for i in range(x.shape[0]):
-            x[i] = 3.0 * x[i]
-            s += x[i] * x[i]
-        return s
+    scale_in_place = enzyme_reverse(enzyme_dup="x")(triple_in_place)
 
     scale_jit = scale_in_place.jit
 
