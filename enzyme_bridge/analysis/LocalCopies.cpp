@@ -17,10 +17,12 @@ using namespace llvm;
 namespace autodiff {
 namespace {
 
-/// A byte range [lo, hi) of one local.
+/// A byte range [lo, hi) of one local; `base` is the offset in it of the
+/// first byte of the access followed (bytes before it are not followed).
 struct Range {
   const AllocaInst *obj = nullptr;
   int64_t lo = 0, hi = 0;
+  int64_t base = 0;
   bool Overlaps(int64_t a, int64_t b) const { return a < hi && lo < b; }
 };
 
@@ -49,7 +51,7 @@ std::optional<Range> RangeOf(const Value *ptr, uint64_t bytes,
   const auto *a = dyn_cast_or_null<AllocaInst>(p.obj);
   if (!a || p.off < 0 || bytes == 0 || bytes > uint64_t(Place::kMaxOffset))
     return std::nullopt;
-  return Range{a, p.off, p.off + int64_t(bytes)};
+  return Range{a, p.off, p.off + int64_t(bytes), p.off};
 }
 
 uint64_t CopyLength(const MemTransferInst &mt) {
@@ -112,8 +114,8 @@ LocalAccesses Collect(const AllocaInst &a, const DataLayout &dl) {
 /// Follows the bytes of `start` through copies (backwards into sources
 /// when `backwards`, else forwards into destinations), calling `visit`
 /// with each local's accesses and the range of it that holds the bytes,
-/// and `foreign` with a copy whose other side is no local and the bytes
-/// [lo, hi) of that side.
+/// and `foreign` with a copy whose other side is no local, the bytes
+/// [lo, hi) of that side, and where they are in the access followed.
 template <typename Visit, typename Foreign>
 void Follow(Range start, bool backwards, const DataLayout &dl, Visit visit,
             Foreign foreign) {
@@ -135,9 +137,10 @@ void Follow(Range start, bool backwards, const DataLayout &dl, Visit visit,
       int64_t lo = std::max(r.lo, c.lo), hi = std::min(r.hi, c.hi);
       auto o = RangeOf(other, uint64_t(c.hi - c.lo), dl);
       if (o)
-        work.push_back({o->obj, o->lo + (lo - c.lo), o->lo + (hi - c.lo)});
+        work.push_back({o->obj, o->lo + (lo - c.lo), o->lo + (hi - c.lo),
+                        o->lo + (r.base - c.lo)});
       else
-        foreign(other, lo - c.lo, hi - c.lo);
+        foreign(other, lo - c.lo, hi - c.lo, lo - r.base);
     }
   }
 }
@@ -160,7 +163,7 @@ SmallVector<StoredBytes, 4> StoredValuesReaching(const LoadInst &ld,
   }
   if (hi > 0 && lo < hi && r->lo + hi <= r->hi) {
     r->hi = r->lo + hi;
-    r->lo += lo;
+    r->lo += lo; // (base stays at the load's first byte)
   }
   Follow(
       *r, /*backwards=*/true, dl,
@@ -171,10 +174,11 @@ SmallVector<StoredBytes, 4> StoredValuesReaching(const LoadInst &ld,
           if (at.Overlaps(s.lo, s.hi))
             out.push_back({cast<StoreInst>(s.inst)->getValueOperand(),
                            std::max(at.lo, s.lo) - s.lo,
-                           std::min(at.hi, s.hi) - s.lo});
+                           std::min(at.hi, s.hi) - s.lo, nullptr,
+                           std::max(at.lo, s.lo) - at.base});
       },
-      [&](const Value *source, int64_t lo, int64_t hi) {
-        out.push_back({nullptr, lo, hi, source});
+      [&](const Value *source, int64_t lo, int64_t hi, int64_t in_load) {
+        out.push_back({nullptr, lo, hi, source, in_load});
       });
   return out;
 }
@@ -231,7 +235,7 @@ SmallVector<LoadInst *, 4> LoadsReading(const StoreInst &st,
           if (at.Overlaps(l.lo, l.hi))
             out.push_back(cast<LoadInst>(l.inst));
       },
-      [&](const Value *, int64_t, int64_t) {
+      [&](const Value *, int64_t, int64_t, int64_t) {
         // Copied out into other memory: read from there by anyone.
         if (escapes)
           *escapes = true;

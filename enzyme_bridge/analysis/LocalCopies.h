@@ -35,6 +35,8 @@ struct StoredBytes {
   llvm::Value *value;
   int64_t lo, hi;
   const llvm::Value *source = nullptr;
+  /// Where in what the load reads these bytes are.
+  int64_t at = 0;
 };
 
 /// The values stored into a local whose bytes `ld` may read, directly or

@@ -18,7 +18,9 @@
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/forward/ForwardEmitter.h"
+#include "support/StatusMacros.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
 
 using namespace llvm;
@@ -65,6 +67,28 @@ absl::Status ForwardEmitter::visitStoreInst(StoreInst &i) {
   }
   if (absl::Status st = CheckUntrackedBitsStore(i); !st.ok())
     return st;
+  AD_RETURN_IF_ERROR(CheckFloatPlacement(i));
+  // Integer bits computed into memory that may be read as a float.
+  if (HasT(val) && val->getType()->isIntegerTy() &&
+      (isa<BinaryOperator>(val) || isa<CastInst>(val) ||
+       isa<IntrinsicInst>(val))) {
+    if (!types_)
+      types_.emplace(TypeInfo::Compute(out_));
+    MemoryTypes mt = types_->TypesAt(ptr);
+    uint64_t size = out_.getDataLayout().getTypeStoreSize(val->getType());
+    if (mt.AccessMayHoldFloat(size)) {
+      // A word the size of a float where one may be read is taken for one.
+      BaseType first = mt.Lookup(0);
+      Type *as = first.kind == BaseType::Float ? first.fp : nullptr;
+      if (first.kind == BaseType::Anything && size <= 16)
+        as = Type::getFloatingPointTy(val->getContext(),
+                                      size == 2   ? APFloat::IEEEhalf()
+                                      : size == 4 ? APFloat::IEEEsingle()
+                                      : size == 8 ? APFloat::IEEEdouble()
+                                                  : APFloat::IEEEquad());
+      AD_RETURN_IF_ERROR(CheckWholeFloatBytes(i, val, as));
+    }
+  }
   for (unsigned k = 0; k < width_; ++k) {
     Value *sp = T(ptr, k);
     if (!sp)
@@ -80,6 +104,11 @@ absl::Status ForwardEmitter::visitLoadInst(LoadInst &i) {
   Value *ptr = i.getPointerOperand();
   if (!HasT(ptr) || !Active(&i))
     return absl::OkStatus();
+  AD_RETURN_IF_ERROR(CheckFloatPlacement(i));
+  // A float read from a local that copies filled in parts.
+  if (i.getType()->isFloatingPointTy() &&
+      isa<AllocaInst>(getUnderlyingObject(ptr)))
+    AD_RETURN_IF_ERROR(CheckWholeFloatBytes(i, &i, i.getType()));
   SetT(&i, PerShadowLane(ptr, [&](Value *sp, unsigned) {
          LoadInst *l = b_.CreateAlignedLoad(i.getType(), sp, i.getAlign(),
                                             i.isVolatile(), i.getName() + "'");

@@ -239,10 +239,13 @@ absl::Status ForwardEmitter::VisitIntrinsic(CallBase &call, Function &callee) {
     return ApplyRule(call, args);
   if (callee.getName().starts_with("llvm.x86.") && VisitX86Intrinsic(call))
     return absl::OkStatus();
+  // (Integers with tangents whose memory the type analysis does not know
+  // as floats count too when the result becomes a float again.)
   if (call.getType()->isIntOrIntVectorTy())
     if (any_of(args, [&](Value *a) {
           return a->getType()->isIntOrIntVectorTy() && HasT(a) &&
-                 IsFloatBits(a, 0, /*direct=*/false, /*loose=*/true);
+                 (IsFloatBits(a, 0, /*direct=*/false, /*loose=*/true) ||
+                  FloatBitsReachFloat(call));
         }))
       return VisitIntegerBitsIntrinsic(call);
   // An integer result from scalars (lrint, lround, is.fpclass): nothing
@@ -266,6 +269,7 @@ absl::Status ForwardEmitter::VisitMemoryIntrinsic(CallBase &call) {
                        "the derivative would be lost");
       return absl::OkStatus();
     }
+    AD_RETURN_IF_ERROR(CheckFloatPlacement(call));
     for (unsigned k = 0; k < width_; ++k) {
       if (Value *ss = T(src, k))
         b_.CreateMemTransferInst(id, T(dst, k), mt->getDestAlign(), ss,

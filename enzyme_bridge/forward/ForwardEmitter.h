@@ -67,6 +67,9 @@ public:
   bool IsFloatBits(llvm::Value *v, unsigned depth, bool direct = false,
                    bool loose = false);
   absl::Status CheckNotFloatBits(llvm::Instruction &i);
+  absl::Status CheckFloatPlacement(llvm::Instruction &access);
+  absl::Status CheckWholeFloatBytes(llvm::Instruction &i, llvm::Value *bits,
+                                    llvm::Type *as);
   bool LosesTangent(llvm::Value *val);
   absl::Status visitSelectInst(llvm::SelectInst &i);
   absl::Status visitPHINode(llvm::PHINode &) { return absl::OkStatus(); }

@@ -495,6 +495,9 @@ absl::Status ForwardEmitter::visitCastInst(CastInst &i) {
   }
   if (!HasT(op))
     return absl::OkStatus();
+  if (i.getOpcode() == Instruction::BitCast &&
+      op->getType()->isIntOrIntVectorTy() && i.getType()->isFPOrFPVectorTy())
+    AD_RETURN_IF_ERROR(CheckWholeFloatBytes(i, op, i.getType()));
   SetLanes(&i, [&](unsigned k) {
     return b_.CreateCast(i.getOpcode(), TOrZero(op, k), i.getType(),
                          i.getName() + "'");

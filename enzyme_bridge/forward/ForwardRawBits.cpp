@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/analysis/FloatBytes.h"
 #include "enzyme_bridge/analysis/LocalCopies.h"
 #include "enzyme_bridge/forward/ForwardEmitter.h"
 #include "enzyme_bridge/analysis/ReturnedBits.h"
@@ -400,6 +401,9 @@ bool ForwardEmitter::FloatBitsReachFloat(Instruction &i) {
         Function *callee = call->getCalledFunction();
         if (callee && !callee->isDeclaration() && is_contained(call->args(), v))
           return true;
+        // An integer intrinsic (a byte swap) passes the bits on.
+        if (isa<IntrinsicInst>(call) && call->getType()->isIntOrIntVectorTy())
+          work.push_back(call);
         continue;
       }
       if (auto *st = dyn_cast<StoreInst>(ui)) {
@@ -531,6 +535,50 @@ absl::Status ForwardEmitter::CheckNotFloatBits(Instruction &i) {
                      "` reads the bits of an active floating-point value as a "
                      "number, which cannot be differentiated; do the "
                      "arithmetic on the floating-point value");
+}
+
+/// A load, store or copy at a place that cuts through a float (eight
+/// bytes read from byte 4 of a double array): its tangent bytes would be
+/// parts of two tangents.
+absl::Status ForwardEmitter::CheckFloatPlacement(Instruction &access) {
+  std::string cut = MisplacedFloatAccess(
+      access,
+      [&]() -> const TypeInfo & {
+        if (!types_)
+          types_.emplace(TypeInfo::Compute(out_));
+        return *types_;
+      },
+      out_.getDataLayout());
+  if (cut.empty())
+    return absl::OkStatus();
+  return ErrorAt(absl::StatusCode::kUnimplemented, access,
+                 "this access of active memory is not in step with the "
+                 "floating-point values there: " +
+                     cut +
+                     "; a value made of parts of two floats has no "
+                     "derivative");
+}
+
+/// Integer bits about to be read as a float (`as`), or stored where a
+/// float may be read: each float some of its bytes come from must be
+/// there whole and in order, or the moved tangent bytes are no tangent.
+absl::Status ForwardEmitter::CheckWholeFloatBytes(Instruction &i, Value *bits,
+                                                  Type *as) {
+  if (!types_)
+    types_.emplace(TypeInfo::Compute(out_));
+  std::string why = SplicedFloatBytes(bits, as, /*becomes=*/!isa<StoreInst>(i), *types_,
+                                      out_.getDataLayout());
+  if (why.empty())
+    return absl::OkStatus();
+  return ErrorAt(absl::StatusCode::kUnimplemented, i,
+                 std::string(isa<LoadInst>(i) ? "the floating-point value "
+                                                "read here "
+                             : isa<CastInst>(i)
+                                 ? "the integer read as a floating-point "
+                                   "value here "
+                                 : "the integer stored here, where a "
+                                   "floating-point value may be read, ") +
+                     why);
 }
 
 } // namespace autodiff

@@ -3,6 +3,7 @@
 
 #include "enzyme_bridge/analysis/TypeAnalysis.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
@@ -12,24 +13,29 @@
 namespace autodiff {
 namespace {
 
-/// Whether `caller` knows of a float where `callee` does not.
-bool AddsFloats(const MemoryTypes &caller, const MemoryTypes &callee) {
-  for (const auto &[off, b] : caller.at)
-    if (off >= -1 && b.kind == BaseType::Float &&
-        callee.Lookup(off).kind != BaseType::Float)
-      return true;
-  return false;
+/// Whether the caller's fact `b` at `off` tells the callee something: a
+/// float where the callee knows none, or conflicting uses (a float of the
+/// caller's joined with the callee's own integer writes) where the callee
+/// sees an integer only (`unsigned u; memcpy(&u, f, 4); u += 1 << 23;` on
+/// the caller's float).
+bool Tells(int64_t off, const BaseType &b, const MemoryTypes &callee) {
+  BaseType::Kind own = callee.Lookup(off).kind;
+  return off >= -1 && ((b.kind == BaseType::Float && own != BaseType::Float) ||
+                       (b.kind == BaseType::Anything && off >= 0 &&
+                        own == BaseType::Integer));
 }
 
-/// `{[-1]:Pointer, [-1,0]:Float@double, ...}` for a pointer to the floats
-/// of `pointee` (only those: an integer or pointer use in the caller says
-/// less of what the callee does with the bytes).
-std::string PointerTypeString(const MemoryTypes &pointee) {
+/// `{[-1]:Pointer, [-1,0]:Float@double, ...}` for a pointer to what the
+/// caller knows of `pointee` that tells the callee something (an integer
+/// or pointer use in the caller says less of what the callee does with
+/// the bytes).
+std::string PointerTypeString(const MemoryTypes &pointee,
+                              const MemoryTypes &callee) {
   std::string s = "{[-1]:Pointer";
   for (const auto &[off, b] : pointee.at) {
     // Not what lies before the pointer: a recursion on `x + 1` would ask
     // for a new derivative at each depth.
-    if (b.kind != BaseType::Float || off < -1)
+    if (off < -1 || (b.kind != BaseType::Float && !Tells(off, b, callee)))
       continue;
     s += ", [-1," + std::to_string(off) + "]:" + b.ToString();
   }
@@ -85,9 +91,11 @@ std::string CallerPointerType(const TypeInfo &caller,
       for (const llvm::Value *same : SamePointer(p))
         for (const auto &[off, b] : caller.TypesAt(same).at)
           known.Add(off, b);
-  if (!AddsFloats(known, callee.TypesAt(&param)))
+  MemoryTypes own = callee.TypesAt(&param);
+  if (llvm::none_of(known.at,
+                    [&](auto &e) { return Tells(e.first, e.second, own); }))
     return "";
-  return PointerTypeString(known);
+  return PointerTypeString(known, own);
 }
 
 void AddCallerArgumentTypes(llvm::MutableArrayRef<RequestCall> calls) {

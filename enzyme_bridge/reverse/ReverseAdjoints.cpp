@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/analysis/FloatBytes.h"
 #include "enzyme_bridge/GpuKernels.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/rules/RuleExpr.h"
@@ -515,11 +516,34 @@ static bool IsNullShadow(const Value *s, unsigned depth) {
   return false;
 }
 
+/// A load, store or copy at a place that cuts through a float (eight
+/// bytes read from byte 4 of a double array): its adjoint would be spread
+/// over parts of two floats.
+absl::Status ReverseEmitter::CheckFloatPlacement(Instruction &access) {
+  std::string cut = MisplacedFloatAccess(
+      access,
+      [&]() -> const TypeInfo & {
+        if (!types_)
+          types_.emplace(TypeInfo::Compute(out_));
+        return *types_;
+      },
+      out_.getDataLayout());
+  if (cut.empty())
+    return absl::OkStatus();
+  return ErrorAt(absl::StatusCode::kUnimplemented, access,
+                 "this access of active memory is not in step with the "
+                 "floating-point values there: " +
+                     cut +
+                     "; a value made of parts of two floats has no "
+                     "derivative");
+}
+
 absl::Status ReverseEmitter::visitLoadInst(LoadInst &i) {
   if (!HoldsFloat(i.getType()))
     return CheckNoFloatBits(i, i.getPointerOperand(), i.getType());
   if (!Active(&i))
     return absl::OkStatus();
+  AD_RETURN_IF_ERROR(CheckFloatPlacement(i));
   // A volatile load's value is cached, never loaded again (clobbers_); its
   // adjoint goes to the shadow like any load's (the warp-synchronous end
   // of a CUDA reduction reads shared memory through volatile).
@@ -556,6 +580,8 @@ absl::Status ReverseEmitter::visitStoreInst(StoreInst &i) {
     return CheckNoFloatBits(i, ptr, v->getType());
   if (i.isAtomic())
     return Unsupported(i, "an atomic store of floating-point data");
+  if (Active(v))
+    AD_RETURN_IF_ERROR(CheckFloatPlacement(i));
   Value *shadow = shadows_.count(ptr) || isa<GlobalValue>(ptr)
                       ? LookupShadow(ptr)
                       : nullptr;

@@ -372,6 +372,7 @@ absl::Status ReverseEmitter::VisitMemoryIntrinsic(CallBase &call) {
     return absl::OkStatus();
   }
   auto &transfer = cast<MemTransferInst>(mi);
+  AD_RETURN_IF_ERROR(CheckFloatPlacement(transfer));
   Value *src = LookupShadow(transfer.getSource());
   if (!src) {
     rb_.CreateMemSet(dst, rb_.getInt8(0), len, MaybeAlign());

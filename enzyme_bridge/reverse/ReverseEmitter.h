@@ -387,6 +387,7 @@ private:
   absl::Status CheckCopyIntoUnshadowed(llvm::MemIntrinsic &mi);
   absl::Status IntegerOverFloats(llvm::Instruction &i, llvm::Value *ptr,
                                  llvm::Type *ty);
+  absl::Status CheckFloatPlacement(llvm::Instruction &access);
   absl::Status CheckNoFloatBits(llvm::Instruction &i, llvm::Value *ptr,
                                 llvm::Type *ty);
   bool Active(const llvm::Value *v) const { return activity_->IsActive(v); }

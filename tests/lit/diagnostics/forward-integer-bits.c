@@ -11,8 +11,15 @@
 // RUN: not test -e %t2.out.ll
 // CHECK-DAG: in function `twice` (while generating `fwddiffe_twice`), `store`: storing integer bits computed from active memory over memory that holds active floating-point data
 // CHECK-DAG: in function `flip` (while generating `fwddiffe_flip`), `store`: storing integer bits computed from active memory over memory that holds active floating-point data
+// A callee adding to the exponent of its caller's float (times two): the
+// caller's own type analysis sees the callee's integer writes joined with
+// its float there, and the callee alone an integer; at -O1..-O3 the
+// tangent came back 0 (-O0 gave the diagnostic). The caller's conflicting
+// view now goes into the callee's request.
+// CHECK-DAG: in function `twice_bits` (while generating `fwddiffe_twice_bits`), `add`: integer `add` on the bits of an active floating-point value, used as a floating-point value again
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 extern int enzyme_dup, enzyme_const;
 void __enzyme_fwddiff(void *, ...);
 
@@ -28,6 +35,19 @@ void flip(double *x, double *y, uint64_t mask, int n) {
     v[i] = u[i] ^ mask;
 }
 
+__attribute__((noinline)) void twice_bits(float *b) {
+  unsigned u;
+  memcpy(&u, b, 4);
+  u += 1u << 23;
+  memcpy(b, &u, 4);
+}
+
+float square_twice(float *b) {
+  b[0] = b[0] * b[0];
+  twice_bits(b);
+  return b[0];
+}
+
 int main(void) {
   double x[3] = {1.5, -2.25, 0.75}, dx[3] = {1, 1, 1}, y[3], dy[3];
   __enzyme_fwddiff((void *)twice, enzyme_dup, x, dx, enzyme_dup, y, dy, 3);
@@ -35,5 +55,8 @@ int main(void) {
   __enzyme_fwddiff((void *)flip, enzyme_dup, x, dx, enzyme_dup, y, dy,
                    enzyme_const, 1ull << 63, 3);
   printf("%g %g %g\n", dy[0], dy[1], dy[2]);
+  float b = 1.5f, db = 1;
+  __enzyme_fwddiff((void *)square_twice, enzyme_dup, &b, &db);
+  printf("%g\n", db);
   return 0;
 }

@@ -1,0 +1,468 @@
+//===- enzyme_bridge/analysis/FloatBytes.cpp - Where an integer's bytes come from --===//
+//
+// See FloatBytes.h. The origins are followed backwards from the integer,
+// at most kMaxDepth steps and kMaxBytes bytes wide; anything else (a phi,
+// an argument, a call, arithmetic) is its own origin, about which nothing
+// is known, so it never makes a splice.
+//
+//===----------------------------------------------------------------------===//
+#include "enzyme_bridge/analysis/FloatBytes.h"
+
+#include "enzyme_bridge/analysis/LocalCopies.h"
+#include "enzyme_bridge/analysis/MemoryPlaces.h"
+#include "enzyme_bridge/analysis/TypeAnalysis.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/PatternMatch.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <utility>
+
+using namespace llvm;
+using namespace llvm::PatternMatch;
+
+namespace autodiff {
+namespace {
+
+constexpr unsigned kMaxBytes = 16;
+constexpr unsigned kMaxDepth = 12;
+
+std::string NameOf(const Value *v) {
+  std::string out;
+  raw_string_ostream os(out);
+  v->printAsOperand(os, /*PrintType=*/false);
+  return out;
+}
+
+/// Where one byte of an integer comes from.
+struct Origin {
+  enum Kind { Unknown, Zero, From } kind = Unknown;
+  /// From: the object (memory at a known place) or value the byte is of.
+  const Value *src = nullptr;
+  int64_t byte = 0;
+  /// From: the bytes [start, start + size) of `src` read together with
+  /// this one (the load or value it came in).
+  int64_t start = 0, size = 0;
+  bool Is(const Value *s, int64_t b) const {
+    return kind == From && src == s && byte == b;
+  }
+};
+using Origins = SmallVector<Origin, kMaxBytes>;
+
+/// How the floats of an origin are laid out.
+struct LaneSource {
+  enum Kind { Object, FloatValue, Relative } kind = Object;
+  /// Relative: the pointer a load at an unknown place read, and its size.
+  const Value *ptr = nullptr;
+  int64_t size = 0;
+};
+
+/// A float's bytes [start, start + width) of its origin.
+struct Lane {
+  int64_t start = 0, width = 0;
+  Type *fp = nullptr;
+};
+
+class Tracer {
+public:
+  Tracer(const TypeInfo &types, const DataLayout &dl) : types_(types), dl_(dl) {}
+
+  /// The origins of the bytes of `v`; empty when `v` is no value of whole
+  /// bytes up to kMaxBytes wide.
+  Origins Of(const Value *v, unsigned depth);
+  /// The origins of the bytes a load reads (a float's too).
+  Origins OfRead(const LoadInst &ld) {
+    unsigned n = BytesOf(ld.getType());
+    return n ? OfLoad(ld, n, 0) : Origins();
+  }
+  std::optional<Lane> LaneOf(const Value *src, int64_t byte) const;
+  std::string Describe(const Value *src, const Lane &lane) const;
+
+private:
+  unsigned BytesOf(Type *t) const {
+    if (!t->isIntegerTy() && !t->isFloatingPointTy())
+      return 0;
+    uint64_t bits = t->getPrimitiveSizeInBits().getFixedValue();
+    return bits % 8 == 0 && bits / 8 <= kMaxBytes ? unsigned(bits / 8) : 0;
+  }
+  Origins Whole(const Value *src, unsigned n, int64_t first,
+                LaneSource how) {
+    sources_.try_emplace(src, how);
+    Origins out(n);
+    for (unsigned b = 0; b < n; ++b)
+      out[b] = {Origin::From, src, first + b, first, n};
+    return out;
+  }
+  Origins Opaque(const Value *v, unsigned n) {
+    return Whole(v, n, 0, {LaneSource::Relative, nullptr, 0});
+  }
+  Origins OfLoad(const LoadInst &ld, unsigned n, unsigned depth);
+  Origins OfMemory(const Value *ptr, const Value *access, unsigned n);
+  Origins OfBitwise(const BinaryOperator &bo, unsigned n, unsigned depth);
+  Origins OfIntrinsic(const IntrinsicInst &ii, unsigned n, unsigned depth);
+
+  const TypeInfo &types_;
+  const DataLayout &dl_;
+  DenseMap<const Value *, LaneSource> sources_;
+};
+
+Origins Tracer::OfMemory(const Value *ptr, const Value *access, unsigned n) {
+  Place p = LocatePlace(ptr, dl_);
+  if (p.obj && p.off >= 0)
+    return Whole(p.obj, n, p.off, {LaneSource::Object, nullptr, 0});
+  return Whole(access, n, 0, {LaneSource::Relative, ptr, int64_t(n)});
+}
+
+static bool DependsOn(const Value *v, const Value *from, unsigned depth);
+
+Origins Tracer::OfLoad(const LoadInst &ld, unsigned n, unsigned depth) {
+  // A local whose bytes were each written once before they are read back
+  // (-O0 code's slots): what was written there, or copied in from other
+  // memory, byte by byte.
+  bool complete = false;
+  auto stored = StoredValuesReaching(ld, dl_, &complete);
+  // (What the value read back is stored there again, changed, does not
+  // reach it: -O0 code's `a = f(a)` on a local.)
+  llvm::erase_if(stored, [&](const StoredBytes &s) {
+    return s.value && DependsOn(s.value, &ld, 0);
+  });
+  Origins out(n);
+  SmallVector<bool, kMaxBytes> written(n, false);
+  bool exact = complete && !stored.empty();
+  for (const StoredBytes &s : stored) {
+    if (!exact)
+      break;
+    Origins from;
+    if (!s.value) {
+      Place p = LocatePlace(s.source, dl_);
+      if (!p.obj || p.off < 0) {
+        exact = false;
+        break;
+      }
+      from = Whole(p.obj, unsigned(s.hi - s.lo), p.off + s.lo,
+                   {LaneSource::Object, nullptr, 0});
+    } else {
+      Origins whole = Of(s.value, depth + 1);
+      if (int64_t(whole.size()) < s.hi) {
+        exact = false;
+        break;
+      }
+      from.assign(whole.begin() + s.lo, whole.begin() + s.hi);
+    }
+    for (int64_t b = 0; exact && b < s.hi - s.lo; ++b) {
+      int64_t at = s.at + b;
+      exact = at >= 0 && at < int64_t(n) && !written[at];
+      if (exact) {
+        written[at] = true;
+        out[at] = from[b];
+      }
+    }
+  }
+  if (exact && llvm::all_of(written, [](bool w) { return w; }))
+    return out;
+  return OfMemory(ld.getPointerOperand(), &ld, n);
+}
+
+/// Whether `v` is computed from `from` (a few steps back).
+static bool DependsOn(const Value *v, const Value *from, unsigned depth) {
+  if (v == from)
+    return true;
+  const auto *i = dyn_cast<Instruction>(v);
+  if (!i || depth > 6 || isa<PHINode>(i) || isa<LoadInst>(i))
+    return false;
+  return any_of(i->operands(), [&](const Use &op) {
+    return DependsOn(op.get(), from, depth + 1);
+  });
+}
+
+/// Whether `v` is another value's sign bit (`b & 0x80...0`).
+static bool IsSignOf(const Value *v) {
+  const APInt *k = nullptr;
+  return match(v, m_And(m_Value(), m_APInt(k))) && k->isSignMask();
+}
+
+Origins Tracer::OfBitwise(const BinaryOperator &bo, unsigned n,
+                          unsigned depth) {
+  const Value *a = bo.getOperand(0), *c = bo.getOperand(1);
+  if (isa<Constant>(a))
+    std::swap(a, c);
+  Origins oa = Of(a, depth + 1);
+  if (oa.size() != n)
+    return Opaque(&bo, n);
+  const APInt *k = nullptr;
+  if (match(c, m_APInt(k))) {
+    for (unsigned b = 0; b < n; ++b) {
+      uint64_t kb = k->extractBitsAsZExtValue(8, 8 * b);
+      bool top = b == n - 1;
+      if (bo.getOpcode() == Instruction::And) {
+        if (kb == 0)
+          oa[b] = {Origin::Zero};
+      } else if (kb != 0 && !(top && kb == 0x80)) {
+        // A constant merged into the bytes (a new exponent); the sign
+        // bit alone is an operation on the float (fneg, -fabs).
+        oa[b] = {Origin::Unknown};
+      }
+    }
+    return oa;
+  }
+  // The sign of another value moved in: still this float (copysign).
+  if (bo.getOpcode() != Instruction::And && IsSignOf(c))
+    return oa;
+  Origins oc = Of(c, depth + 1);
+  if (oc.size() != n)
+    return Opaque(&bo, n);
+  if (bo.getOpcode() != Instruction::And && IsSignOf(a))
+    return oc;
+  for (unsigned b = 0; b < n; ++b) {
+    bool za = oa[b].kind == Origin::Zero, zc = oc[b].kind == Origin::Zero;
+    if (bo.getOpcode() == Instruction::And)
+      oa[b] = za || zc ? Origin{Origin::Zero} : Origin{Origin::Unknown};
+    else if (za)
+      oa[b] = oc[b];
+    else if (!zc)
+      oa[b] = {Origin::Unknown};
+  }
+  return oa;
+}
+
+Origins Tracer::OfIntrinsic(const IntrinsicInst &ii, unsigned n,
+                            unsigned depth) {
+  Intrinsic::ID id = ii.getIntrinsicID();
+  if (id == Intrinsic::bswap) {
+    Origins o = Of(ii.getArgOperand(0), depth + 1);
+    if (o.size() != n)
+      return Opaque(&ii, n);
+    std::reverse(o.begin(), o.end());
+    return o;
+  }
+  const APInt *sh = nullptr;
+  if ((id == Intrinsic::fshl || id == Intrinsic::fshr) &&
+      match(ii.getArgOperand(2), m_APInt(sh))) {
+    uint64_t s = sh->urem(8 * n);
+    Origins hi = Of(ii.getArgOperand(0), depth + 1);
+    Origins lo = Of(ii.getArgOperand(1), depth + 1);
+    if (s % 8 != 0 || hi.size() != n || lo.size() != n)
+      return Opaque(&ii, n);
+    // The concatenation hi:lo, shifted left (fshl) or right (fshr).
+    Origins cat = lo;
+    cat.append(hi.begin(), hi.end());
+    Origins out(n);
+    for (unsigned b = 0; b < n; ++b)
+      out[b] = cat[id == Intrinsic::fshl ? b + n - s / 8 : b + s / 8];
+    return out;
+  }
+  return Opaque(&ii, n);
+}
+
+Origins Tracer::Of(const Value *v, unsigned depth) {
+  unsigned n = BytesOf(v->getType());
+  if (n == 0)
+    return {};
+  if (v->getType()->isFloatingPointTy())
+    return Whole(v, n, 0, {LaneSource::FloatValue, nullptr, 0});
+  if (depth > kMaxDepth)
+    return Opaque(v, n);
+  if (const auto *k = dyn_cast<ConstantInt>(v)) {
+    Origins out(n);
+    for (unsigned b = 0; b < n; ++b)
+      out[b] = {k->getValue().extractBitsAsZExtValue(8, 8 * b) == 0
+                    ? Origin::Zero
+                    : Origin::Unknown};
+    return out;
+  }
+  const auto *i = dyn_cast<Instruction>(v);
+  if (!i)
+    return Opaque(v, n);
+  if (const auto *bc = dyn_cast<BitCastInst>(i)) {
+    Type *from = bc->getSrcTy();
+    if (from->isFPOrFPVectorTy() && from->getScalarSizeInBits() % 8 == 0)
+      return Whole(bc, n, 0, {LaneSource::FloatValue, nullptr, 0});
+    return Opaque(v, n);
+  }
+  if (const auto *ld = dyn_cast<LoadInst>(i))
+    return OfLoad(*ld, n, depth);
+  if (isa<ZExtInst>(i) || isa<TruncInst>(i) || isa<FreezeInst>(i)) {
+    Origins o = Of(i->getOperand(0), depth + 1);
+    if (o.empty())
+      return Opaque(v, n);
+    o.resize(n, Origin{Origin::Zero});
+    return o;
+  }
+  const APInt *sh = nullptr;
+  if ((i->getOpcode() == Instruction::Shl ||
+       i->getOpcode() == Instruction::LShr) &&
+      match(i->getOperand(1), m_APInt(sh)) && sh->getZExtValue() % 8 == 0 &&
+      sh->getZExtValue() < 8 * n) {
+    Origins o = Of(i->getOperand(0), depth + 1);
+    if (o.size() != n)
+      return Opaque(v, n);
+    unsigned s = unsigned(sh->getZExtValue() / 8);
+    Origins out(n, Origin{Origin::Zero});
+    for (unsigned b = 0; b < n; ++b) {
+      if (i->getOpcode() == Instruction::Shl && b >= s)
+        out[b] = o[b - s];
+      if (i->getOpcode() == Instruction::LShr && b + s < n)
+        out[b] = o[b + s];
+    }
+    return out;
+  }
+  if (const auto *bo = dyn_cast<BinaryOperator>(i);
+      bo && (bo->getOpcode() == Instruction::And ||
+             bo->getOpcode() == Instruction::Or ||
+             bo->getOpcode() == Instruction::Xor))
+    return OfBitwise(*bo, n, depth);
+  if (const auto *ii = dyn_cast<IntrinsicInst>(i))
+    return OfIntrinsic(*ii, n, depth);
+  return Opaque(v, n);
+}
+
+std::optional<Lane> Tracer::LaneOf(const Value *src, int64_t byte) const {
+  auto it = sources_.find(src);
+  if (it == sources_.end())
+    return std::nullopt;
+  const LaneSource &how = it->second;
+  if (how.kind == LaneSource::FloatValue) {
+    Type *fp = src->getType();
+    if (auto *bc = dyn_cast<BitCastInst>(src))
+      fp = bc->getSrcTy();
+    fp = fp->getScalarType();
+    int64_t w = int64_t(dl_.getTypeStoreSize(fp).getFixedValue());
+    return Lane{byte - byte % w, w, fp};
+  }
+  if (how.kind == LaneSource::Relative && !how.ptr)
+    return std::nullopt; // A value nothing is known of.
+  MemoryTypes mt = types_.TypesAt(how.kind == LaneSource::Object ? src
+                                                                 : how.ptr);
+  for (const auto &[o, t] : mt.at) {
+    if (o < 0 || t.kind != BaseType::Float || !t.fp)
+      continue;
+    int64_t w = int64_t(dl_.getTypeStoreSize(t.fp).getFixedValue());
+    if (o <= byte && byte < o + w)
+      return Lane{o, w, t.fp};
+  }
+  // Floats at every offset (an array indexed at run time): in step with
+  // the start of what was read.
+  auto every = mt.at.find(-1);
+  if (how.kind == LaneSource::Relative && every != mt.at.end() &&
+      every->second.kind == BaseType::Float && every->second.fp) {
+    Type *fp = every->second.fp;
+    int64_t w = int64_t(dl_.getTypeStoreSize(fp).getFixedValue());
+    if (byte - byte % w + w <= how.size)
+      return Lane{byte - byte % w, w, fp};
+  }
+  return std::nullopt;
+}
+
+std::string Tracer::Describe(const Value *src, const Lane &lane) const {
+  std::string out;
+  raw_string_ostream os(out);
+  lane.fp->print(os);
+  os << (sources_.lookup(src).kind == LaneSource::Object
+             ? " at byte " + std::to_string(lane.start) + " of `"
+             : " `");
+  os << NameOf(src) << "`";
+  return out;
+}
+
+} // namespace
+
+std::string SplicedFloatBytes(const Value *bits, Type *as, bool becomes,
+                              const TypeInfo &types, const DataLayout &dl) {
+  Tracer tracer(types, dl);
+  const auto *ld = dyn_cast<LoadInst>(bits);
+  Origins o = ld && ld->getType()->isFloatingPointTy() ? tracer.OfRead(*ld)
+                                                        : tracer.Of(bits, 0);
+  int64_t n = int64_t(o.size());
+  int64_t elem = 0;
+  if (as && as->isFPOrFPVectorTy())
+    elem = int64_t(dl.getTypeStoreSize(as->getScalarType()).getFixedValue());
+  bool placed = becomes && elem != 0;
+  for (int64_t p = 0; p < n; ++p) {
+    if (o[p].kind != Origin::From)
+      continue;
+    std::optional<Lane> lane = tracer.LaneOf(o[p].src, o[p].byte);
+    // Nothing known of the memory: a word read whole that becomes a
+    // float of its size is taken for one.
+    if (!lane && elem != 0 && o[p].size == elem)
+      lane = Lane{o[p].start, elem, as->getScalarType()};
+    if (!lane)
+      continue;
+    int64_t q = p - (o[p].byte - lane->start);
+    bool whole = q >= 0 && q + lane->width <= n;
+    // Low bytes cleared (a double's low word zeroed to split it in two
+    // parts) keep the float, approximately; its top two bytes, which
+    // hold the sign and exponent, must be there.
+    for (int64_t j = 0; whole && j < lane->width; ++j)
+      whole = o[q + j].Is(o[p].src, lane->start + j) ||
+              (o[q + j].kind == Origin::Zero && j + 2 < lane->width);
+    std::string what = tracer.Describe(o[p].src, *lane);
+    if (!whole)
+      return "holds byte " + std::to_string(o[p].byte - lane->start) +
+             " of the " + what +
+             " without the rest of it in order (a float made of parts of "
+             "others, or of its bytes reordered, has no derivative)";
+    if (placed && (q % elem != 0 || lane->width != elem))
+      return "holds the " + what + " at byte " + std::to_string(q) +
+             ", which is no floating-point element of what it becomes";
+    p = q + lane->width - 1;
+  }
+  return "";
+}
+
+/// The first float of `mt` (object offsets) that [lo, hi) cuts through.
+static std::string CutFloat(const MemoryTypes &mt, int64_t lo, int64_t hi,
+                            const DataLayout &dl) {
+  for (const auto &[o, t] : mt.at) {
+    if (o < 0 || t.kind != BaseType::Float || !t.fp)
+      continue;
+    int64_t w = int64_t(dl.getTypeStoreSize(t.fp).getFixedValue());
+    if ((o < lo && lo < o + w) || (o < hi && hi < o + w)) {
+      std::string out;
+      raw_string_ostream os(out);
+      t.fp->print(os);
+      return out + " at byte " + std::to_string(o);
+    }
+  }
+  return "";
+}
+
+std::string MisplacedFloatAccess(const Instruction &access,
+                                 function_ref<const TypeInfo &()> types,
+                                 const DataLayout &dl) {
+  SmallVector<std::pair<const Value *, uint64_t>, 2> places;
+  if (const auto *ld = dyn_cast<LoadInst>(&access))
+    places.push_back({ld->getPointerOperand(),
+                      dl.getTypeStoreSize(ld->getType()).getKnownMinValue()});
+  else if (const auto *st = dyn_cast<StoreInst>(&access))
+    places.push_back(
+        {st->getPointerOperand(),
+         dl.getTypeStoreSize(st->getValueOperand()->getType()).getKnownMinValue()});
+  else if (const auto *mt = dyn_cast<MemTransferInst>(&access)) {
+    if (const auto *len = dyn_cast<ConstantInt>(mt->getLength())) {
+      places.push_back({mt->getRawSource(), len->getZExtValue()});
+      places.push_back({mt->getRawDest(), len->getZExtValue()});
+    }
+  }
+  for (const auto &[ptr, size] : places) {
+    if (size == 0 || size > (uint64_t(1) << 20))
+      continue;
+    Place p = LocatePlace(ptr, dl);
+    int64_t natural = int64_t(std::min<uint64_t>(size, 8));
+    if (!p.obj || p.off < 0 || p.off % natural == 0)
+      continue;
+    std::string cut =
+        CutFloat(types().TypesAt(p.obj), p.off, p.off + int64_t(size), dl);
+    if (!cut.empty())
+      return "bytes " + std::to_string(p.off) + " to " +
+             std::to_string(p.off + int64_t(size) - 1) + " of `" +
+             NameOf(p.obj) + "` cut through the " + cut;
+  }
+  return "";
+}
+
+} // namespace autodiff
