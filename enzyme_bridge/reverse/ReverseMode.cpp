@@ -15,6 +15,7 @@
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/reverse/DisjointArguments.h"
+#include "enzyme_bridge/reverse/DynamicAllocas.h"
 #include "enzyme_bridge/reverse/FloatBitCopies.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "enzyme_bridge/rules/BlasRules.h"
@@ -36,7 +37,6 @@
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
-#include "llvm/Transforms/Utils/SSAUpdater.h"
 
 using namespace llvm;
 
@@ -320,73 +320,6 @@ static void ScalarReplaceSlots(Function &f) {
   // What InstCombine leaves: the packed word chosen by phis, or repacked
   // by a funnel shift.
   FoldFloatPacking(f);
-}
-
-/// Whether values of type `t` may hold active data or its addresses.
-static bool MayHoldActive(Type *t) {
-  if (t->isFPOrFPVectorTy() || t->isPtrOrPtrVectorTy())
-    return true;
-  if (auto *st = dyn_cast<StructType>(t))
-    return any_of(st->elements(), MayHoldActive);
-  if (auto *at = dyn_cast<ArrayType>(t))
-    return MayHoldActive(at->getElementType());
-  return false;
-}
-
-/// Stack arrays sized at run time (C99 variable-length arrays, `alloca(n)`)
-/// outside loops, of floats, pointers or bytes: each becomes a heap
-/// allocation freed before the returns (a null pointer freed on paths
-/// that do not reach it), a temporary like any malloc'd one (its shadow is
-/// allocated and zeroed, and freed once the reverse sweep is done with
-/// it). Inside loops they stay on the stack and reverse mode refuses them.
-static void MoveDynamicAllocasToHeap(Function &f) {
-  DominatorTree dt(f);
-  LoopInfo li(dt);
-  SmallVector<ReturnInst *, 4> rets;
-  for (BasicBlock &bb : f)
-    if (auto *ret = dyn_cast<ReturnInst>(bb.getTerminator()))
-      rets.push_back(ret);
-  SmallVector<AllocaInst *, 4> dynamic;
-  for (BasicBlock &bb : f)
-    for (Instruction &i : bb)
-      if (auto *a = dyn_cast<AllocaInst>(&i))
-        if (!a->isStaticAlloca() && !li.getLoopFor(&bb) &&
-            a->getAlign() <= Align(16) &&
-            (MayHoldActive(a->getAllocatedType()) ||
-             a->getAllocatedType()->isIntegerTy(8))) // alloca(bytes)
-          dynamic.push_back(a);
-  if (dynamic.empty())
-    return;
-  Module &m = *f.getParent();
-  const DataLayout &dl = m.getDataLayout();
-  IRBuilder<> b(f.getContext());
-  FunctionCallee malloc_fn =
-      m.getOrInsertFunction("malloc", b.getPtrTy(), b.getInt64Ty());
-  FunctionCallee free_fn =
-      m.getOrInsertFunction("free", b.getVoidTy(), b.getPtrTy());
-  for (AllocaInst *a : dynamic) {
-    b.SetInsertPoint(a);
-    Value *count = b.CreateZExtOrTrunc(a->getArraySize(), b.getInt64Ty());
-    Value *each = b.getInt64(dl.getTypeAllocSize(a->getAllocatedType()));
-    Value *bytes = b.CreateMul(count, each, a->getName() + ".bytes");
-    CallInst *heap = b.CreateCall(malloc_fn, {bytes}, a->getName());
-    a->replaceAllUsesWith(heap);
-    BasicBlock *home = a->getParent();
-    a->eraseFromParent();
-    // The pointer to free at each return: the allocation where it was
-    // made on the way, null where it was not.
-    SSAUpdater ssa;
-    ssa.Initialize(b.getPtrTy(), heap->getName());
-    if (home != &f.getEntryBlock())
-      ssa.AddAvailableValue(&f.getEntryBlock(),
-                            ConstantPointerNull::get(b.getPtrTy()));
-    ssa.AddAvailableValue(home, heap);
-    for (ReturnInst *r : rets) {
-      Value *p = ssa.GetValueAtEndOfBlock(r->getParent());
-      b.SetInsertPoint(r);
-      b.CreateCall(free_fn, {p});
-    }
-  }
 }
 
 /// Inlining, promotion of stack slots, loops in simplified and LCSSA form,
