@@ -14,6 +14,7 @@
 #include "enzyme_bridge/requests/CallerTypes.h"
 #include "enzyme_bridge/requests/JoinedRequests.h"
 #include "enzyme_bridge/requests/DerivativeCache.h"
+#include "enzyme_bridge/reverse/ReverseMode.h"
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/GpuKernels.h"
 #include "enzyme_bridge/rules/Rules.h"
@@ -143,36 +144,30 @@ absl::StatusOr<Value *> Coerce(IRBuilder<> &b, Value *v, Type *to,
 }
 
 /// Replaces the request call by a call to `df`.
-/// Split mode keeps the tape block's address in a caller-provided buffer
-/// (`enzyme_allocated, SIZE, enzyme_tape, buf`): this many bytes.
-constexpr uint64_t kTapeHandleBytes = 8;
+/// A size query waiting for its augmented half's body (`placeholder`, the
+/// global its uses read), or a constant `enzyme_allocated` size to check
+/// against it (`given`, and the diagnostic to give).
+struct TapeSizeUse {
+  GlobalVariable *placeholder;
+  Function *aug;
+  uint64_t given;
+  absl::Status error;
+};
 
-/// Checks `enzyme_allocated`'s size where it is a constant.
-absl::Status CheckTapeSize(const RequestCall &rc) {
-  auto *size = dyn_cast<ConstantInt>(rc.tape_size);
-  if (!size || size->getZExtValue() >= kTapeHandleBytes)
-    return absl::OkStatus();
-  return ErrorAt(absl::StatusCode::kInvalidArgument, *rc.call,
-                 "enzyme_allocated gives " +
-                     std::to_string(size->getZExtValue()) +
-                     " bytes, fewer than the tape needs (" +
-                     std::to_string(kTapeHandleBytes) +
-                     "; __enzyme_augmentsize gives it)");
+/// The `enzyme_tape` buffer of a split request, which holds the tape.
+absl::StatusOr<Value *> TapeBuffer(const RequestCall &rc) {
+  if (!rc.tape_buffer->getType()->isPointerTy())
+    return ErrorAt(absl::StatusCode::kInvalidArgument, *rc.call,
+                   "enzyme_tape must be followed by a pointer to the "
+                   "buffer, found `" + ValueToString(*rc.tape_buffer) + "`");
+  return static_cast<Value *>(rc.tape_buffer);
 }
 
-/// The tape operand of `__enzyme_reverse`: the value passed, or the one
-/// kept in the `enzyme_tape` buffer.
+/// The tape operand of `__enzyme_reverse`: the value passed, or the
+/// `enzyme_tape` buffer that holds it.
 absl::StatusOr<Value *> SplitTape(IRBuilder<> &b, const RequestCall &rc) {
-  if (rc.tape_buffer) {
-    AD_RETURN_IF_ERROR(CheckTapeSize(rc));
-    if (!rc.tape_buffer->getType()->isPointerTy())
-      return ErrorAt(absl::StatusCode::kInvalidArgument, *rc.call,
-                     "enzyme_tape must be followed by a pointer to the "
-                     "buffer, found `" + ValueToString(*rc.tape_buffer) +
-                         "`");
-    return static_cast<Value *>(
-        b.CreateLoad(b.getPtrTy(), rc.tape_buffer, "tape"));
-  }
+  if (rc.tape_buffer)
+    return TapeBuffer(rc);
   Value *t = rc.call->getArgOperand(rc.tape_operand);
   if (isa<ConstantPointerNull>(t) || isa<UndefValue>(t) ||
       (isa<ConstantInt>(t) && cast<ConstantInt>(t)->isZero()))
@@ -197,12 +192,17 @@ absl::StatusOr<Value *> SplitTape(IRBuilder<> &b, const RequestCall &rc) {
 /// goes to the buffer and the call returns the primal result; without, the
 /// call returns the tape, or `{tape, primal}` when it is declared so.
 absl::Status ReplaceAugmentCall(IRBuilder<> &b, const RequestCall &rc,
-                                Function &aug, ArrayRef<Value *> args) {
+                                Function &aug, ArrayRef<Value *> operands) {
   CallBase &call = *rc.call;
   if (isa<InvokeInst>(call) || rc.sret)
     return ErrorAt(absl::StatusCode::kUnimplemented, call,
                    "__enzyme_augmentfwd through invoke or an sret result is "
                    "not yet supported");
+  SmallVector<Value *, 8> args(operands);
+  if (rc.tape_buffer) {
+    AD_ASSIGN_OR_RETURN(Value * buffer, TapeBuffer(rc));
+    args.push_back(buffer);
+  }
   CallInst *ac = b.CreateCall(&aug, args);
   ac->setDebugLoc(call.getDebugLoc());
   CopyAbiParamAttrs(*ac, aug);
@@ -216,8 +216,6 @@ absl::Status ReplaceAugmentCall(IRBuilder<> &b, const RequestCall &rc,
   Value *result = nullptr;
   std::string offered;
   if (rc.tape_buffer) {
-    AD_RETURN_IF_ERROR(CheckTapeSize(rc));
-    b.CreateStore(tape, rc.tape_buffer);
     if (primal && want == primal->getType())
       result = primal;
     offered = primal ? "the primal result" : "nothing";
@@ -244,21 +242,77 @@ absl::Status ReplaceAugmentCall(IRBuilder<> &b, const RequestCall &rc,
   return absl::OkStatus();
 }
 
-/// `__enzyme_augmentsize`: the bytes of the `enzyme_tape` buffer.
-absl::Status ReplaceSizeQuery(const RequestCall &rc) {
+/// `__enzyme_augmentsize`: the bytes of the `enzyme_tape` buffer, which
+/// the augmented half `aug` (its body not made yet) gives once made
+/// (TapeBytes). Until then the call's uses read a placeholder `size`.
+absl::Status ReplaceSizeQuery(const RequestCall &rc, Function &aug,
+                              SmallVectorImpl<TapeSizeUse> &sizes) {
   CallBase &call = *rc.call;
   if (!call.getType()->isIntegerTy() && !call.use_empty())
     return ErrorAt(absl::StatusCode::kInvalidArgument, call,
                    "__enzyme_augmentsize returns an integer (the tape's "
                    "size in bytes)");
-  if (!call.getType()->isVoidTy())
+  if (call.getType()->isIntegerTy() && !call.use_empty()) {
+    auto *size = new GlobalVariable(
+        *call.getModule(), call.getType(), /*isConstant=*/true,
+        GlobalValue::PrivateLinkage, ConstantInt::get(call.getType(), 0),
+        "autodiff.tape_bytes");
     call.replaceAllUsesWith(
-        call.getType()->isIntegerTy()
-            ? static_cast<Value *>(
-                  ConstantInt::get(call.getType(), kTapeHandleBytes))
-            : PoisonValue::get(call.getType()));
+        new LoadInst(call.getType(), size, "tape.bytes", call.getIterator()));
+    sizes.push_back({size, &aug, 0, absl::OkStatus()});
+  } else if (!call.getType()->isVoidTy()) {
+    call.replaceAllUsesWith(PoisonValue::get(call.getType()));
+  }
   call.eraseFromParent();
   return absl::OkStatus();
+}
+
+/// Where the size a tape needs goes in the message of a check made before
+/// it is known.
+constexpr const char *kNeededBytes = "<needed>";
+
+/// Records the check of `enzyme_allocated`'s size, where it is a constant,
+/// against what `aug` needs (known once its body is made).
+void NoteTapeSizeCheck(const RequestCall &rc, Function &aug,
+                       SmallVectorImpl<TapeSizeUse> &sizes) {
+  auto *given = dyn_cast_or_null<ConstantInt>(rc.tape_size);
+  if (!given || !rc.tape_buffer)
+    return;
+  sizes.push_back({nullptr, &aug, given->getZExtValue(),
+                   ErrorAt(absl::StatusCode::kInvalidArgument, *rc.call,
+                           "enzyme_allocated gives " +
+                               std::to_string(given->getZExtValue()) +
+                               " bytes, fewer than the tape needs (" +
+                               kNeededBytes +
+                               "; __enzyme_augmentsize gives it)")});
+}
+
+/// After the bodies are made: each size query's placeholder becomes the
+/// bytes its augmented half needs, and each constant `enzyme_allocated`
+/// size is checked against them.
+void SettleTapeSizes(ArrayRef<TapeSizeUse> sizes,
+                     std::vector<absl::Status> &errors) {
+  for (const TapeSizeUse &u : sizes) {
+    uint64_t needed = TapeBytes(*u.aug);
+    if (u.placeholder) {
+      auto *ty = cast<IntegerType>(u.placeholder->getValueType());
+      SmallVector<User *, 4> loads(u.placeholder->users());
+      for (User *l : loads) {
+        l->replaceAllUsesWith(ConstantInt::get(ty, needed));
+        cast<Instruction>(l)->eraseFromParent();
+      }
+      u.placeholder->eraseFromParent();
+    } else if (u.given < needed) {
+      std::string message(u.error.message());
+      message.replace(message.find(kNeededBytes), strlen(kNeededBytes),
+                      std::to_string(needed));
+      absl::Status error(u.error.code(), message);
+      u.error.ForEachPayload([&](absl::string_view url, const absl::Cord &p) {
+        error.SetPayload(url, p);
+      });
+      errors.push_back(error);
+    }
+  }
 }
 
 /// Whether the call site's result (`want`, set to void when the result is
@@ -528,17 +582,24 @@ absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
   cache.set_tape_pools(!nested && !IsGpuModule(m));
   cache.set_respect_noinline(respect_noinline);
   SmallVector<std::pair<RequestCall *, Function *>, 16> todo;
+  SmallVector<TapeSizeUse, 4> sizes;
   for (RequestCall &rc : parsed) {
-    if (rc.size_query) {
-      if (absl::Status st = ReplaceSizeQuery(rc); !st.ok())
-        errors.push_back(st);
-      continue;
-    }
     absl::StatusOr<Function *> df = cache.Get(rc.request);
     if (!df.ok()) {
       errors.push_back(ErrorAt(df.status().code(), *rc.call,
                                std::string(df.status().message())));
       continue;
+    }
+    if (rc.size_query) {
+      if (absl::Status st = ReplaceSizeQuery(rc, **df, sizes); !st.ok())
+        errors.push_back(st);
+      continue;
+    }
+    if (rc.tape_buffer) {
+      DiffRequest aug = rc.request;
+      aug.mode = Mode::Augmented;
+      if (absl::StatusOr<Function *> a = cache.Get(aug); a.ok())
+        NoteTapeSizeCheck(rc, **a, sizes);
     }
     todo.push_back({&rc, *df});
   }
@@ -551,6 +612,7 @@ absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
       errors.push_back(st);
   if (absl::Status st = cache.Drain(); !st.ok())
     errors.push_back(st);
+  SettleTapeSizes(sizes, errors);
   if (!errors.empty())
     return JoinProblems(errors);
   if (opts.cache_log)

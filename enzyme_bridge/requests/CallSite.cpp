@@ -294,6 +294,11 @@ absl::Status ReadSplitTail(Reader &r, RequestCall &rc) {
 /// `__enzyme_augmentsize(f, markers...)`: the activities only.
 absl::Status ReadSizeQuery(Reader &r, RequestCall &rc) {
   unsigned activities = 0;
+  bool constReturn = false, noReturn = false;
+  DiffRequest &req = rc.request;
+  // The request of the `__enzyme_augmentfwd` whose tape goes into the
+  // buffer this sizes: the same activities and return.
+  req.tape_in_buffer = true;
   while (!r.AtEnd()) {
     Value *v = r.Next();
     std::optional<std::string> marker = MarkerName(v);
@@ -303,9 +308,20 @@ absl::Status ReadSizeQuery(Reader &r, RequestCall &rc) {
       return r.Error("__enzyme_augmentsize takes the function and its "
                      "activity markers only (enzyme_dup, enzyme_const, ...); "
                      "found `" + ValueToString(*v) + "`");
-    activities += kind == MarkerKind::Const || kind == MarkerKind::Dup ||
-                  kind == MarkerKind::DupNoNeed || kind == MarkerKind::Out;
+    constReturn |= kind == MarkerKind::ConstReturn;
+    noReturn |= kind == MarkerKind::NoReturn;
+    bool activity = kind == MarkerKind::Const || kind == MarkerKind::Dup ||
+                    kind == MarkerKind::DupNoNeed || kind == MarkerKind::Out;
+    if (!activity)
+      continue;
+    ++activities;
+    req.args.push_back(kind == MarkerKind::Const ? ArgActivity::Const
+                       : kind == MarkerKind::Dup ? ArgActivity::Dup
+                       : kind == MarkerKind::DupNoNeed
+                           ? ArgActivity::DupNoNeed
+                           : ArgActivity::Out);
   }
+  SetReturnFlags(rc, constReturn, noReturn);
   unsigned nparams = rc.request.fn->arg_size();
   if (activities != nparams)
     return r.Error("__enzyme_augmentsize of `" +
@@ -530,6 +546,7 @@ absl::StatusOr<RequestCall> ParseRequestCall(CallBase &call) {
     if (options.width != 1)
       return r.Error("enzyme_width with split reverse mode is not yet "
                      "supported");
+    rc.request.tape_in_buffer = rc.tape_buffer != nullptr;
     AD_RETURN_IF_ERROR(ReadSplitTail(r, rc));
   }
   return rc;

@@ -34,6 +34,8 @@ std::string DiffRequest::ToString() const {
     s += "+primal";
   if (return_tangent)
     s += mode == Mode::Forward ? "+tangent" : "+dret";
+  if (tape_in_buffer)
+    s += "+buffer";
   for (size_t i = 0; i < arg_types.size(); ++i)
     if (!arg_types[i].empty())
       s += " arg" + std::to_string(i) + ":" + arg_types[i];
@@ -46,6 +48,8 @@ std::string DiffRequest::DerivativeName() const {
   std::string s = kPrefix[static_cast<int>(mode)];
   if (width > 1)
     s += std::to_string(width);
+  if (tape_in_buffer)
+    s += "_inbuffer";
   s += "_";
   s += fn ? fn->getName().str() : "null";
   return s;
@@ -56,7 +60,8 @@ llvm::hash_code hash_value(const DiffRequest &r) {
   llvm::hash_code types =
       llvm::hash_combine_range(r.arg_types.begin(), r.arg_types.end());
   return llvm::hash_combine(r.fn, static_cast<int>(r.mode), args, r.width,
-                            r.return_primal, r.return_tangent, types);
+                            r.return_primal, r.return_tangent, types,
+                            r.tape_in_buffer);
 }
 
 } // namespace autodiff

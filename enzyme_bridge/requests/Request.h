@@ -49,11 +49,17 @@ struct DiffRequest {
   /// it (requests/CallerTypes.h); empty: none. The derivative's copy of
   /// the body carries them as parameter attributes.
   llvm::SmallVector<std::string, 0> arg_types;
+  /// Augmented and SplitReverse: the tape lives in a buffer the caller
+  /// provides (`enzyme_allocated, SIZE, enzyme_tape, buf`), passed to the
+  /// augmented half as its last parameter and to the reverse half as its
+  /// tape; neither allocates nor frees it.
+  bool tape_in_buffer = false;
 
   bool operator==(const DiffRequest &o) const {
     return fn == o.fn && mode == o.mode && args == o.args &&
            width == o.width && return_primal == o.return_primal &&
-           return_tangent == o.return_tangent && arg_types == o.arg_types;
+           return_tangent == o.return_tangent && arg_types == o.arg_types &&
+           tape_in_buffer == o.tape_in_buffer;
   }
   bool operator!=(const DiffRequest &o) const { return !(*this == o); }
 

@@ -103,7 +103,10 @@ FunctionType *AugmentedType(const DiffRequest &r) {
              : TakesShadowReturn(r)
                  ? StructType::get(c, {tape, ret, ret})
                  : StructType::get(c, {tape, ret});
-  return FunctionType::get(rt, PrimalAndShadowParams(r), /*isVarArg=*/false);
+  SmallVector<Type *, 8> params = PrimalAndShadowParams(r);
+  if (r.tape_in_buffer)
+    params.push_back(tape); // The caller's buffer.
+  return FunctionType::get(rt, params, /*isVarArg=*/false);
 }
 
 FunctionType *SplitReverseType(const DiffRequest &r) {

@@ -43,6 +43,11 @@ llvm::FunctionType *AugmentedType(const DiffRequest &r);
 /// returns what ReverseDerivativeType returns, without the primal.
 llvm::FunctionType *SplitReverseType(const DiffRequest &r);
 
+/// The bytes the tape of augmented half `aug` needs in a caller-provided
+/// buffer (`__enzyme_augmentsize`), once its body is made; 0 before, and
+/// for a tape with nothing in it.
+uint64_t TapeBytes(const llvm::Function &aug);
+
 /// Whether reverse mode can take `r` at all (width 1, activities that fit);
 /// the message says why not.
 absl::Status CheckReverseRequest(const DiffRequest &r);

@@ -22,7 +22,11 @@
 //    starts at the right reverse block.
 // Slots only the reverse half uses (adjoint accumulators), which the
 // forward half only initialises with constants, move to the reverse half.
-// A function that needs none of this gets a null tape.
+// A function that needs none of this gets a null tape. With a buffer the
+// caller provides (`enzyme_allocated, SIZE, enzyme_tape, buf`), the block
+// is that buffer, from its first address aligned for the block (the size
+// asked for, TapeBytes, has room for the alignment), and neither half
+// allocates or frees it.
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
@@ -59,8 +63,13 @@ public:
       : c_(combined), points_(points), dl_(combined.getDataLayout()) {}
 
   absl::Status Analyze();
-  void FillAugmented(Function &aug);
-  void FillReverse(Function &rev);
+  void FillAugmented(Function &aug, bool in_buffer);
+  void FillReverse(Function &rev, bool in_buffer);
+  /// The bytes a caller-provided buffer needs (the block, and room to
+  /// align it).
+  uint64_t BufferBytes() const {
+    return size_ == 0 ? 0 : size_ + align_.value() - 1;
+  }
 
 private:
   bool InReverse(const BasicBlock *bb) const { return !forward_.count(bb); }
@@ -69,6 +78,8 @@ private:
   bool OnlyInitialisedForward(AllocaInst &a) const;
   void AddField(Value *v, Type *t, Align align, bool slot);
   Value *FieldAddress(IRBuilder<> &b, Value *tape, const TapeField &f);
+  /// The block's address in caller-provided buffer `buf`.
+  Value *AlignedBlock(IRBuilder<> &b, Value *buf);
 
   Function &c_;
   ArrayRef<SplitPoint> points_;
@@ -240,7 +251,16 @@ static void DropReturnAttributes(Function &f) {
 
 /// The augmented forward sweep: the combined derivative's forward half,
 /// whose returns store the live values into the tape and return it.
-void Splitter::FillAugmented(Function &aug) {
+Value *Splitter::AlignedBlock(IRBuilder<> &b, Value *buf) {
+  if (align_ == Align(1))
+    return buf;
+  Value *at = b.CreatePtrToInt(buf, b.getInt64Ty());
+  Value *mask = b.getInt64(align_.value() - 1);
+  Value *skip = b.CreateAnd(b.CreateSub(b.getInt64(0), at), mask);
+  return b.CreateGEP(b.getInt8Ty(), buf, skip, "tape");
+}
+
+void Splitter::FillAugmented(Function &aug, bool in_buffer) {
   ValueToValueMapTy vm;
   for (unsigned k = 0; k < c_.arg_size() && k < aug.arg_size(); ++k)
     aug.getArg(k)->setName(c_.getArg(k)->getName());
@@ -256,7 +276,12 @@ void Splitter::FillAugmented(Function &aug) {
   IRBuilder<> b(&*aug.getEntryBlock().getFirstInsertionPt());
   Type *ptr = b.getPtrTy(), *i64 = b.getInt64Ty();
   Value *tape = ConstantPointerNull::get(b.getPtrTy());
-  if (size_ > 0) {
+  if (in_buffer) {
+    Argument *buf = aug.getArg(aug.arg_size() - 1);
+    buf->setName("tape.buffer");
+    if (size_ > 0)
+      tape = AlignedBlock(b, buf);
+  } else if (size_ > 0) {
     if (align_ > Align(16))
       tape = b.CreateCall(
           m.getOrInsertFunction("aligned_alloc", ptr, i64, i64),
@@ -317,7 +342,7 @@ void Splitter::FillAugmented(Function &aug) {
 
 /// The reverse sweep: a new entry block loads the tape, the combined
 /// derivative's reverse half follows, and its returns free the tape.
-void Splitter::FillReverse(Function &rev) {
+void Splitter::FillReverse(Function &rev, bool in_buffer) {
   ValueToValueMapTy vm;
   for (unsigned k = 0; k < c_.arg_size(); ++k) {
     rev.getArg(k)->setName(c_.getArg(k)->getName());
@@ -328,7 +353,7 @@ void Splitter::FillReverse(Function &rev) {
                     returns);
   DropReturnAttributes(rev);
   Value *tape = rev.getArg(rev.arg_size() - 1);
-  tape->setName("tape");
+  tape->setName(in_buffer ? "tape.buffer" : "tape");
   SmallPtrSet<const BasicBlock *, 32> reverse;
   for (BasicBlock *bb : reverse_blocks_)
     reverse.insert(cast<BasicBlock>(vm[bb]));
@@ -338,6 +363,8 @@ void Splitter::FillReverse(Function &rev) {
   BasicBlock *entry = BasicBlock::Create(rev.getContext(), "tape.entry", &rev,
                                          &rev.getEntryBlock());
   IRBuilder<> b(entry);
+  if (in_buffer && size_ > 0)
+    tape = AlignedBlock(b, tape);
   // Reverse-only slots and their initial stores move here.
   for (AllocaInst *a : moved_slots_) {
     auto *clone = cast<AllocaInst>(vm[a]);
@@ -368,7 +395,7 @@ void Splitter::FillReverse(Function &rev) {
       sw->addCase(b.getInt32(i), start(points_[i]));
   }
   removeUnreachableBlocks(rev);
-  if (size_ == 0)
+  if (size_ == 0 || in_buffer)
     return;
   Module &m = *rev.getParent();
   FunctionCallee free = m.getOrInsertFunction("free", b.getVoidTy(),
@@ -378,7 +405,16 @@ void Splitter::FillReverse(Function &rev) {
       CallInst::Create(free, {tape}, "", ret->getIterator());
 }
 
+constexpr const char *kTapeBytesAttr = "autodiff-tape-bytes";
+
 } // namespace
+
+uint64_t TapeBytes(const Function &aug) {
+  uint64_t bytes = 0;
+  if (aug.hasFnAttribute(kTapeBytesAttr))
+    to_integer(aug.getFnAttribute(kTapeBytesAttr).getValueAsString(), bytes);
+  return bytes;
+}
 
 absl::Status EmitSplitDerivative(const DiffRequest &r, Function &aug,
                                  Function &rev, DerivativeCache &cache) {
@@ -395,8 +431,9 @@ absl::Status EmitSplitDerivative(const DiffRequest &r, Function &aug,
     AD_RETURN_IF_ERROR(e.Run());
     Splitter split(*c, e.split_points());
     AD_RETURN_IF_ERROR(split.Analyze());
-    split.FillAugmented(aug);
-    split.FillReverse(rev);
+    split.FillAugmented(aug, r.tape_in_buffer);
+    split.FillReverse(rev, r.tape_in_buffer);
+    aug.addFnAttr(kTapeBytesAttr, std::to_string(split.BufferBytes()));
     return absl::OkStatus();
   }();
   c->eraseFromParent();

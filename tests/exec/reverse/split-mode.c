@@ -102,8 +102,11 @@ int main(void) {
 
   /* The caller-provided tape, and an active scalar. */
   long bytes = __enzyme_augmentsize((void *)scaled_norm, enzyme_dup, enzyme_out, enzyme_const);
-  CHECK(bytes > 0 && bytes <= 64);
-  _Alignas(16) char buf[64];
+  CHECK(bytes > 0 && bytes <= 256);
+  /* The tape itself goes into the buffer, from an address that is not
+     aligned for it (the size leaves room to align it). */
+  char storage[257], *buf = storage + 1;
+  memset(storage, 0x5a, sizeof storage);
   double a = 0.8;
   memcpy(x, x0, sizeof x);
   for (int i = 0; i < N; ++i) dx[i] = 0;
