@@ -70,7 +70,13 @@ struct Lane {
 
 class Tracer {
 public:
-  Tracer(const TypeInfo &types, const DataLayout &dl) : types_(types), dl_(dl) {}
+  Tracer(const TypeInfo &types, const DataLayout &dl,
+         function_ref<const CallBase *(const Value *)> called,
+         const CallBase *site)
+      : types_(types), dl_(dl), called_(called) {
+    if (site)
+      sites_.push_back(site);
+  }
 
   /// The origins of the bytes of `v`; empty when `v` is no value of whole
   /// bytes up to kMaxBytes wide.
@@ -81,6 +87,12 @@ public:
     return n ? OfLoad(ld, n, 0) : Origins();
   }
   std::optional<Lane> LaneOf(const Value *src, int64_t byte) const;
+  /// Whether `src` is memory (read by a load), not a value.
+  bool IsMemory(const Value *src) const {
+    auto it = sources_.find(src);
+    return it != sources_.end() &&
+           (it->second.kind == LaneSource::Object || it->second.ptr);
+  }
   std::string Describe(const Value *src, const Lane &lane) const;
 
 private:
@@ -108,6 +120,10 @@ private:
 
   const TypeInfo &types_;
   const DataLayout &dl_;
+  function_ref<const CallBase *(const Value *)> called_;
+  /// The calls whose callee's bytes are being followed, innermost last:
+  /// a parameter of that callee is the call's operand.
+  SmallVector<const CallBase *, 4> sites_;
   DenseMap<const Value *, LaneSource> sources_;
 };
 
@@ -178,6 +194,21 @@ static bool DependsOn(const Value *v, const Value *from, unsigned depth) {
   return any_of(i->operands(), [&](const Use &op) {
     return DependsOn(op.get(), from, depth + 1);
   });
+}
+
+/// The value `callee` returns at its only return; null when it has none or
+/// several, or no body.
+static const Value *ReturnedValue(const Function *callee) {
+  if (!callee || callee->isDeclaration() || callee->isInterposable())
+    return nullptr;
+  const Value *out = nullptr;
+  for (const BasicBlock &bb : *callee)
+    if (const auto *ret = dyn_cast<ReturnInst>(bb.getTerminator())) {
+      if (out)
+        return nullptr;
+      out = ret->getReturnValue();
+    }
+  return out;
 }
 
 /// Whether `v` is another value's sign bit (`b & 0x80...0`).
@@ -263,6 +294,17 @@ Origins Tracer::Of(const Value *v, unsigned depth) {
   unsigned n = BytesOf(v->getType());
   if (n == 0)
     return {};
+  // A parameter of the callee being followed: the call's operand.
+  if (const auto *arg = dyn_cast<Argument>(v);
+      arg && !sites_.empty() && depth <= kMaxDepth &&
+      arg->getParent() == sites_.back()->getCalledFunction() &&
+      arg->getArgNo() < sites_.back()->arg_size()) {
+    const CallBase *site = sites_.pop_back_val();
+    Origins o = Of(site->getArgOperand(arg->getArgNo()), depth + 1);
+    sites_.push_back(site);
+    if (o.size() == n)
+      return o;
+  }
   if (v->getType()->isFloatingPointTy())
     return Whole(v, n, 0, {LaneSource::FloatValue, nullptr, 0});
   if (depth > kMaxDepth)
@@ -280,6 +322,8 @@ Origins Tracer::Of(const Value *v, unsigned depth) {
     return Opaque(v, n);
   if (const auto *bc = dyn_cast<BitCastInst>(i)) {
     Type *from = bc->getSrcTy();
+    if (from->isFloatingPointTy() && from->getScalarSizeInBits() == 8 * n)
+      return Of(bc->getOperand(0), depth + 1); // That float's bytes.
     if (from->isFPOrFPVectorTy() && from->getScalarSizeInBits() % 8 == 0)
       return Whole(bc, n, 0, {LaneSource::FloatValue, nullptr, 0});
     return Opaque(v, n);
@@ -318,6 +362,19 @@ Origins Tracer::Of(const Value *v, unsigned depth) {
     return OfBitwise(*bo, n, depth);
   if (const auto *ii = dyn_cast<IntrinsicInst>(i))
     return OfIntrinsic(*ii, n, depth);
+  // The one value a function of the module returns (-O0 code calls even
+  // its `static inline` bit-cast helpers): its origins there.
+  const CallBase *site = called_ ? called_(v) : nullptr;
+  if (!site)
+    site = dyn_cast<CallBase>(i);
+  if (const Value *ret = site ? ReturnedValue(site->getCalledFunction())
+                              : nullptr) {
+    sites_.push_back(site);
+    Origins o = Of(ret, depth + 1);
+    sites_.pop_back();
+    if (o.size() == n)
+      return o;
+  }
   return Opaque(v, n);
 }
 
@@ -371,9 +428,12 @@ std::string Tracer::Describe(const Value *src, const Lane &lane) const {
 
 } // namespace
 
-std::string SplicedFloatBytes(const Value *bits, Type *as, bool becomes,
-                              const TypeInfo &types, const DataLayout &dl) {
-  Tracer tracer(types, dl);
+std::string SplicedFloatBytes(
+    const Value *bits, Type *as, bool becomes, const TypeInfo &types,
+    const DataLayout &dl,
+    function_ref<const CallBase *(const Value *)> called,
+    const CallBase *site) {
+  Tracer tracer(types, dl, called, site);
   const auto *ld = dyn_cast<LoadInst>(bits);
   Origins o = ld && ld->getType()->isFloatingPointTy() ? tracer.OfRead(*ld)
                                                         : tracer.Of(bits, 0);
@@ -387,8 +447,9 @@ std::string SplicedFloatBytes(const Value *bits, Type *as, bool becomes,
       continue;
     std::optional<Lane> lane = tracer.LaneOf(o[p].src, o[p].byte);
     // Nothing known of the memory: a word read whole that becomes a
-    // float of its size is taken for one.
-    if (!lane && elem != 0 && o[p].size == elem)
+    // float of its size is taken for one. (Not a parameter or a call's
+    // result: the caller or the callee checks what crosses.)
+    if (!lane && elem != 0 && o[p].size == elem && tracer.IsMemory(o[p].src))
       lane = Lane{o[p].start, elem, as->getScalarType()};
     if (!lane)
       continue;
@@ -414,14 +475,25 @@ std::string SplicedFloatBytes(const Value *bits, Type *as, bool becomes,
   return "";
 }
 
-/// The first float of `mt` (object offsets) that [lo, hi) cuts through.
+/// The first float of `mt` (object offsets) that [lo, hi) cuts through:
+/// one end of the range inside it, at a place no float of its type would
+/// start at (an access at the natural place of a float of its own, which
+/// a float at an odd place elsewhere overlaps, is not the one to blame;
+/// unless `described`: the caller's view of the memory says where its
+/// floats are). With `whole`, only floats it has as many bytes as of.
 static std::string CutFloat(const MemoryTypes &mt, int64_t lo, int64_t hi,
+                            bool described, bool whole,
                             const DataLayout &dl) {
   for (const auto &[o, t] : mt.at) {
     if (o < 0 || t.kind != BaseType::Float || !t.fp)
       continue;
     int64_t w = int64_t(dl.getTypeStoreSize(t.fp).getFixedValue());
-    if ((o < lo && lo < o + w) || (o < hi && hi < o + w)) {
+    if (whole && hi - lo < w)
+      continue;
+    auto cuts = [&](int64_t at) {
+      return o < at && at < o + w && (at % w || described);
+    };
+    if (cuts(lo) || cuts(hi)) {
       std::string out;
       raw_string_ostream os(out);
       t.fp->print(os);
@@ -431,38 +503,108 @@ static std::string CutFloat(const MemoryTypes &mt, int64_t lo, int64_t hi,
   return "";
 }
 
+namespace {
+/// One side of an access: where, and how many bytes.
+struct Side {
+  Place place;
+  int64_t size = 0;
+  bool described = false;
+};
+} // namespace
+
+static Side SideOf(const Value *ptr, uint64_t size, const DataLayout &dl) {
+  Side s{LocatePlace(ptr, dl), int64_t(std::min<uint64_t>(size, 1 << 20))};
+  const auto *param = dyn_cast_or_null<Argument>(s.place.obj);
+  s.described = param && param->hasAttribute("enzyme_type");
+  return s;
+}
+
+/// What `s` cuts through, if its place is known and its ends may cut a
+/// float: ends at multiples of 8 bytes cut no float of 8 bytes or less at
+/// its natural place (except in memory a caller described, "enzyme_type"
+/// on a parameter: its floats are where the caller has them, whatever this
+/// function's accesses say).
+static std::string Cut(const Side &s, bool whole,
+                       function_ref<const TypeInfo &()> types,
+                       const DataLayout &dl) {
+  const Place &p = s.place;
+  if (!p.obj || p.off < 0 || s.size == 0 ||
+      (p.off % 8 == 0 && s.size % 8 == 0 && !s.described))
+    return "";
+  std::string cut = CutFloat(types().TypesAt(p.obj), p.off, p.off + s.size,
+                             s.described, whole, dl);
+  if (cut.empty())
+    return "";
+  return "bytes " + std::to_string(p.off) + " to " +
+         std::to_string(p.off + s.size - 1) + " of `" + NameOf(p.obj) +
+         "` cut through the " + cut;
+}
+
 std::string MisplacedFloatAccess(const Instruction &access,
                                  function_ref<const TypeInfo &()> types,
                                  const DataLayout &dl) {
-  SmallVector<std::pair<const Value *, uint64_t>, 2> places;
-  if (const auto *ld = dyn_cast<LoadInst>(&access))
-    places.push_back({ld->getPointerOperand(),
-                      dl.getTypeStoreSize(ld->getType()).getKnownMinValue()});
-  else if (const auto *st = dyn_cast<StoreInst>(&access))
-    places.push_back(
-        {st->getPointerOperand(),
-         dl.getTypeStoreSize(st->getValueOperand()->getType()).getKnownMinValue()});
-  else if (const auto *mt = dyn_cast<MemTransferInst>(&access)) {
-    if (const auto *len = dyn_cast<ConstantInt>(mt->getLength())) {
-      places.push_back({mt->getRawSource(), len->getZExtValue()});
-      places.push_back({mt->getRawDest(), len->getZExtValue()});
+  // A float read or written (integer accesses move bytes whose origins
+  // FloatBytes follows: a word of a double read alone is no mistake).
+  Type *moved = nullptr;
+  const Value *ptr = nullptr;
+  if (const auto *ld = dyn_cast<LoadInst>(&access)) {
+    moved = ld->getType();
+    ptr = ld->getPointerOperand();
+  } else if (const auto *st = dyn_cast<StoreInst>(&access)) {
+    moved = st->getValueOperand()->getType();
+    ptr = st->getPointerOperand();
+  }
+  if (ptr) {
+    if (!moved->isFPOrFPVectorTy())
+      return "";
+    return Cut(SideOf(ptr, dl.getTypeStoreSize(moved).getKnownMinValue(), dl),
+               /*whole=*/false, types, dl);
+  }
+  // A copy of a float's worth of bytes or more that cuts through one (eight
+  // bytes from byte 4 of a double array; not a double's high word copied
+  // alone into a uint32_t, whose origins FloatBytes follows).
+  const auto *mt = dyn_cast<MemTransferInst>(&access);
+  const auto *len = mt ? dyn_cast<ConstantInt>(mt->getLength()) : nullptr;
+  if (!len)
+    return "";
+  for (const Value *side : {mt->getRawSource(), mt->getRawDest()})
+    if (std::string cut = Cut(SideOf(side, len->getZExtValue(), dl),
+                              /*whole=*/true, types, dl);
+        !cut.empty())
+      return cut;
+  return "";
+}
+
+const Value *BitsTurnedIntoResult(const Function &f) {
+  const Value *ret = ReturnedValue(&f);
+  const auto *bc = dyn_cast_or_null<BitCastInst>(ret);
+  if (!bc || !bc->getSrcTy()->isIntegerTy() ||
+      !bc->getType()->isFloatingPointTy())
+    return nullptr;
+  // Every integer parameter's uses stay within the bits: integer steps that
+  // end in the bitcast.
+  for (const Argument &a : f.args()) {
+    if (!a.getType()->isIntegerTy())
+      continue;
+    SmallVector<const Value *, 8> work = {&a};
+    SmallPtrSet<const Value *, 16> seen;
+    while (!work.empty()) {
+      const Value *v = work.pop_back_val();
+      if (!seen.insert(v).second)
+        continue;
+      for (const User *u : v->users()) {
+        if (u == bc)
+          continue;
+        const auto *i = dyn_cast<Instruction>(u);
+        if (!i || !i->getType()->isIntegerTy() ||
+            !(isa<BinaryOperator>(i) || isa<CastInst>(i) ||
+              isa<FreezeInst>(i) || isa<IntrinsicInst>(i)))
+          return nullptr;
+        work.push_back(i);
+      }
     }
   }
-  for (const auto &[ptr, size] : places) {
-    if (size == 0 || size > (uint64_t(1) << 20))
-      continue;
-    Place p = LocatePlace(ptr, dl);
-    int64_t natural = int64_t(std::min<uint64_t>(size, 8));
-    if (!p.obj || p.off < 0 || p.off % natural == 0)
-      continue;
-    std::string cut =
-        CutFloat(types().TypesAt(p.obj), p.off, p.off + int64_t(size), dl);
-    if (!cut.empty())
-      return "bytes " + std::to_string(p.off) + " to " +
-             std::to_string(p.off + int64_t(size) - 1) + " of `" +
-             NameOf(p.obj) + "` cut through the " + cut;
-  }
-  return "";
+  return bc->getOperand(0);
 }
 
 } // namespace autodiff

@@ -25,7 +25,9 @@
 #include <string>
 
 namespace llvm {
+class CallBase;
 class DataLayout;
+class Function;
 class Instruction;
 class Type;
 class Value;
@@ -46,18 +48,33 @@ class TypeInfo;
 /// float load as `bits` asks the same of the bytes it reads (a local -O0
 /// code assembled with copies).
 
-std::string SplicedFloatBytes(const llvm::Value *bits, llvm::Type *as,
-                              bool becomes, const TypeInfo &types,
-                              const llvm::DataLayout &dl);
+/// `called` gives, for a value a derivative call stands in for (the
+/// primal result of a call of the module, once the call is replaced), the
+/// call it replaced. The bytes a function of the module returns are
+/// followed into its body, its parameters standing for the call's
+/// operands.
+std::string SplicedFloatBytes(
+    const llvm::Value *bits, llvm::Type *as, bool becomes,
+    const TypeInfo &types, const llvm::DataLayout &dl,
+    llvm::function_ref<const llvm::CallBase *(const llvm::Value *)> called,
+    const llvm::CallBase *site = nullptr);
 
-/// Empty unless `access` (a load, store or memory copy) reads or writes
-/// bytes at a place that is not a multiple of its size (at most 8) from
-/// the start of its object and cuts through a float the type analysis
-/// knows there, which starts inside it and runs past its end or starts
-/// before it and ends inside (eight bytes read from byte 4 of a double
-/// array); then what it cuts through. The moved tangent bytes would be
-/// parts of two tangents.
-/// (`types` is asked for only when the place is not such a multiple.)
+/// When `f` turns its integer parameters into its floating-point result
+/// and into nothing else (`join(hi, lo)` making a double of two words),
+/// the integer it reinterprets as that result; null otherwise. Its bytes,
+/// followed with a call's operands for the parameters (`site` of
+/// SplicedFloatBytes), say whether the call makes whole floats.
+const llvm::Value *BitsTurnedIntoResult(const llvm::Function &f);
+
+/// Empty unless `access` cuts through a float the type analysis knows in
+/// its object, starting or ending inside it at an offset that is no
+/// multiple of its size: a float load or store (eight bytes read as a
+/// double from byte 4 of a double array, a float from the upper half of a
+/// double), or a copy of at least that float's bytes that does so on
+/// either side; then what it cuts through. The moved tangent bytes would be
+/// parts of tangents.
+/// (`types` is asked for only when an end is not at a multiple of 8 bytes,
+/// or the memory is a parameter a caller described.)
 std::string MisplacedFloatAccess(const llvm::Instruction &access,
                                  llvm::function_ref<const TypeInfo &()> types,
                                  const llvm::DataLayout &dl);

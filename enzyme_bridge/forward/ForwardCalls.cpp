@@ -15,6 +15,7 @@
 #include "enzyme_bridge/requests/CallerTypes.h"
 #include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/analysis/FloatBytes.h"
 #include "enzyme_bridge/forward/ForwardEmitter.h"
 #include "enzyme_bridge/analysis/ReturnedBits.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
@@ -137,10 +138,10 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
     return VisitAllocation(call, static_cast<int>(ak));
 
   bool anyActiveArg = false;
+  bool defined = callee && !callee->isDeclaration();
   for (Value *a : call.args())
-    anyActiveArg |= HasT(a) && (CarriesDerivative(a->getType()) ||
-                                (a->getType()->isIntOrIntVectorTy() &&
-                                 IsFloatBits(a, 0)));
+    anyActiveArg |= (HasT(a) && CarriesDerivative(a->getType())) ||
+                    PassesFloatBits(a, defined);
   if (!anyActiveArg) {
     // A function of the module returning memory that receives active data
     // (an allocation helper such as Rust's box_new_uninit) is
@@ -488,6 +489,16 @@ BasicBlock *ForwardEmitter::SplitNormalEdge(InvokeInst &inv) {
   return cont;
 }
 
+/// Integers holding the bits of a float (the C ABI passes `struct {int,
+/// float}` as one i64) carry their tangent's bits into a call; so do
+/// integers read from memory used both as floats and as integers (a
+/// caller's double array read as uint64_t here), when `loose` (a callee
+/// of the module, whose body says what it does with them).
+bool ForwardEmitter::PassesFloatBits(Value *a, bool loose) {
+  return a->getType()->isIntOrIntVectorTy() && HasT(a) &&
+         IsFloatBits(a, 0, /*direct=*/false, loose);
+}
+
 DiffRequest ForwardEmitter::CalleeRequest(CallBase &call, Function &callee) {
   DiffRequest r;
   r.fn = &callee;
@@ -495,10 +506,7 @@ DiffRequest ForwardEmitter::CalleeRequest(CallBase &call, Function &callee) {
   r.width = width_;
   for (unsigned i = 0; i < callee.arg_size(); ++i) {
     Value *a = call.getArgOperand(i);
-    // Integers holding the bits of a float (the C ABI passes
-    // `struct {int, float}` as one i64) carry their tangent's bits.
-    bool bits = a->getType()->isIntOrIntVectorTy() && HasT(a) &&
-                IsFloatBits(a, 0);
+    bool bits = PassesFloatBits(a, /*loose=*/true);
     r.args.push_back(HasT(a) && (CarriesDerivative(a->getType()) || bits)
                          ? ArgActivity::Dup
                          : ArgActivity::Const);
@@ -573,6 +581,7 @@ void ForwardEmitter::ReplaceWithDerivativeResult(CallBase &call, Value *result,
   if (primal) {
     primal->takeName(&call);
     call.replaceAllUsesWith(primal);
+    primal_results_[primal] = &call;
   }
   if (r.return_tangent) {
     if (primal)
@@ -599,6 +608,18 @@ absl::Status ForwardEmitter::VisitModuleCall(CallBase &call, Function &callee) {
                        "` whose arguments do not match its definition (variadic "
                        "or called through a different function type)");
   DiffRequest r = CalleeRequest(call, callee);
+  // Integer bits passed with their tangent: the callee may read them as a
+  // float, so every float they have bytes of must be whole; or, when the
+  // callee only makes its result of them (`join(hi, lo)`), that result.
+  if (const Value *made = BitsTurnedIntoResult(callee))
+    AD_RETURN_IF_ERROR(CheckWholeFloatBytes(call, const_cast<Value *>(made),
+                                            callee.getReturnType(), &call));
+  else
+    for (unsigned i = 0; i < r.args.size(); ++i)
+      if (r.args[i] == ArgActivity::Dup &&
+          call.getArgOperand(i)->getType()->isIntOrIntVectorTy())
+        AD_RETURN_IF_ERROR(
+            CheckWholeFloatBytes(call, call.getArgOperand(i), nullptr));
   absl::StatusOr<Function *> df = cache_.Get(r);
   if (!df.ok())
     return ErrorAt(df.status().code(), call, std::string(df.status().message()));

@@ -68,8 +68,10 @@ public:
                    bool loose = false);
   absl::Status CheckNotFloatBits(llvm::Instruction &i);
   absl::Status CheckFloatPlacement(llvm::Instruction &access);
+  bool PassesFloatBits(llvm::Value *a, bool loose);
   absl::Status CheckWholeFloatBytes(llvm::Instruction &i, llvm::Value *bits,
-                                    llvm::Type *as);
+                                    llvm::Type *as,
+                                    const llvm::CallBase *site = nullptr);
   bool LosesTangent(llvm::Value *val);
   absl::Status visitSelectInst(llvm::SelectInst &i);
   absl::Status visitPHINode(llvm::PHINode &) { return absl::OkStatus(); }
@@ -183,6 +185,10 @@ private:
   /// Aggregate results of derivative calls, and their callees (whose
   /// integer fields may carry a float's bits: ReturnsFloatBits).
   llvm::DenseMap<llvm::Value *, const llvm::Function *> returned_by_;
+  /// The primal result of each derivative call of a module function, and
+  /// the call it replaced (erased at the end; FloatBytes.h follows the
+  /// bytes its callee returns).
+  llvm::DenseMap<const llvm::Value *, const llvm::CallBase *> primal_results_;
   std::map<std::tuple<const llvm::Function *, int64_t, int64_t>, bool>
       returns_float_bits_;
   /// Integers holding an address computed from an active pointer (with

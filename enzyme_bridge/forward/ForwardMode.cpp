@@ -346,6 +346,12 @@ absl::Status ForwardEmitter::RewriteReturns() {
   for (ReturnInst *ret : returns_) {
     b_.SetInsertPoint(ret);
     Value *v = ret->getReturnValue();
+    // Integer bits returned with their tangent: the caller may read them
+    // as a float, so every float they have bytes of must be whole. (With
+    // one return the caller follows the bytes itself: FloatBytes.h.)
+    if (req_.return_tangent && v && v->getType()->isIntOrIntVectorTy() &&
+        HasT(v) && returns_.size() > 1)
+      AD_RETURN_IF_ERROR(CheckWholeFloatBytes(*ret, v, nullptr));
     SmallVector<Value *, 5> leaves;
     if (req_.return_primal)
       leaves.push_back(v);
@@ -493,8 +499,19 @@ absl::Status ForwardEmitter::visitCastInst(CastInst &i) {
     // fp->int conversions carry no derivative.
     return absl::OkStatus();
   }
-  if (!HasT(op))
+  if (!HasT(op)) {
+    // Integer bits read from active memory that no analysis knew as a
+    // float's become a float here: their tangent was not carried.
+    if (i.getOpcode() == Instruction::BitCast &&
+        i.getType()->isFPOrFPVectorTy() && FromUntrackedActiveBits(op, 0))
+      return ErrorAt(absl::StatusCode::kUnimplemented, i,
+                     "integer bits read from active memory, which nothing "
+                     "in this function or its caller uses as "
+                     "floating-point data, are read as a floating-point "
+                     "value here; their tangent was not carried (pass the "
+                     "memory as a floating-point type, or read it as one)");
     return absl::OkStatus();
+  }
   if (i.getOpcode() == Instruction::BitCast &&
       op->getType()->isIntOrIntVectorTy() && i.getType()->isFPOrFPVectorTy())
     AD_RETURN_IF_ERROR(CheckWholeFloatBytes(i, op, i.getType()));

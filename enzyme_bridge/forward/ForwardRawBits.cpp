@@ -407,7 +407,11 @@ bool ForwardEmitter::FloatBitsReachFloat(Instruction &i) {
         continue;
       }
       if (auto *st = dyn_cast<StoreInst>(ui)) {
-        if (st->getValueOperand() != v || !HasT(st->getPointerOperand()))
+        // (A store after `i` goes through an address not visited yet:
+        // its object's shadow tells.)
+        Value *to = st->getPointerOperand();
+        if (st->getValueOperand() != v ||
+            !(HasT(to) || HasT(getUnderlyingObject(to))))
           continue;
         if (!types_)
           types_.emplace(TypeInfo::Compute(out_));
@@ -563,22 +567,27 @@ absl::Status ForwardEmitter::CheckFloatPlacement(Instruction &access) {
 /// float may be read: each float some of its bytes come from must be
 /// there whole and in order, or the moved tangent bytes are no tangent.
 absl::Status ForwardEmitter::CheckWholeFloatBytes(Instruction &i, Value *bits,
-                                                  Type *as) {
+                                                  Type *as,
+                                                  const CallBase *site) {
   if (!types_)
     types_.emplace(TypeInfo::Compute(out_));
-  std::string why = SplicedFloatBytes(bits, as, /*becomes=*/!isa<StoreInst>(i), *types_,
-                                      out_.getDataLayout());
+  std::string why = SplicedFloatBytes(
+      bits, as, /*becomes=*/as && !isa<StoreInst>(i), *types_,
+      out_.getDataLayout(),
+      [&](const Value *v) { return primal_results_.lookup(v); }, site);
   if (why.empty())
     return absl::OkStatus();
-  return ErrorAt(absl::StatusCode::kUnimplemented, i,
-                 std::string(isa<LoadInst>(i) ? "the floating-point value "
-                                                "read here "
-                             : isa<CastInst>(i)
-                                 ? "the integer read as a floating-point "
-                                   "value here "
-                                 : "the integer stored here, where a "
-                                   "floating-point value may be read, ") +
-                     why);
+  const char *what =
+      isa<LoadInst>(i)   ? "the floating-point value read here "
+      : isa<CastInst>(i) ? "the integer read as a floating-point value here "
+      : isa<StoreInst>(i)
+          ? "the integer stored here, where a floating-point value may be "
+            "read, "
+      : isa<CallBase>(i) ? "the integer passed here, which the callee may "
+                           "read as a floating-point value, "
+                         : "the integer returned here, which the caller "
+                           "may read as a floating-point value, ";
+  return ErrorAt(absl::StatusCode::kUnimplemented, i, what + why);
 }
 
 } // namespace autodiff

@@ -27,13 +27,29 @@
 // O2-DAG: in function `memsplice` (while generating `fwddiffe_memsplice`), `bitcast`: the integer read as a floating-point value here holds byte 4 of the double at byte 8 of `%0` without the rest of it in order
 // O0-DAG: in function `straddle` (while generating `fwddiffe_straddle`), call to `llvm.memcpy.p0.p0.i64`: this access of active memory is not in step with the floating-point values there: bytes 4 to 11 of `%0` cut through the double at byte 0
 // O2-DAG: in function `straddle` (while generating `fwddiffe_straddle`), `load`: this access of active memory is not in step with the floating-point values there: bytes 4 to 11 of `%0` cut through the double at byte 0
-// REV: in function `straddle` (while generating `diffe_straddle`), {{.*}}: this access of active memory is not in step with the floating-point values there: bytes 4 to 11 of `%0` cut through the double at byte 0
+// REV-DAG: in function `straddle` (while generating `diffe_straddle`), {{.*}}: this access of active memory is not in step with the floating-point values there: bytes 4 to 11 of `%0` cut through the double at byte 0
+// Across calls (a helper hunt; forward mode gave numbers at every level):
+// a byte-swapped double passed to, or returned from, a helper (the caller
+// follows the bytes a helper with one return gives back); the high
+// word of one double and the low word of another joined in a helper; a
+// helper reading eight bytes from byte 4 of its caller's doubles (also
+// reverse mode); a float read from the upper half of a double (reverse
+// mode gave a number at -O0/-O1).
+// ALL-DAG: in function `swap_into` (while generating `fwddiffe_swap_into`), call to `raw`: the integer passed here, which the callee may read as a floating-point value, holds byte 7 of the double
+// ALL-DAG: in function `from_be` (while generating `fwddiffe_from_be`), {{.*}} holds byte 7 of the double
+// ALL-DAG: in function `mixed_words` (while generating `fwddiffe_mixed_words`), call to `join`: the integer passed here, which the callee may read as a floating-point value, holds byte {{[04]}} of the double
+// ALL-DAG: in function `read_at` (while generating `fwddiffe_read_at`), {{.*}}: this access of active memory is not in step with the floating-point values there
+// (Reverse mode inlines the helper at -O0; at -O2 the float of the upper
+// half is a bitcast, which reverse mode refuses.)
+// REV-DAG: in function `{{misaligned|read_at}}` (while generating `{{diffe_misaligned|augmented_read_at}}`), `load`: this access of active memory is not in step with the floating-point values there
+// REV-DAG: in function `upper_half` (while generating `diffe_upper_half`), {{`load`: this access of active memory is not in step with the floating-point values there: bytes 4 to 7|`bitcast`: reverse mode does not yet support reinterpreting}}
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 extern int enzyme_dup;
 double __enzyme_fwddiff(void *, ...);
 void __enzyme_autodiff(void *, ...);
+double __enzyme_autodiff_d(void *, ...);
 
 double halves(const double *x) {
   uint64_t a, b;
@@ -76,6 +92,64 @@ double straddle(const double *x) {
   return y * 2.0;
 }
 
+__attribute__((noinline)) double raw(uint64_t u) {
+  double d;
+  memcpy(&d, &u, 8);
+  return d;
+}
+
+double swap_into(double x) {
+  uint64_t u;
+  memcpy(&u, &x, 8);
+  return raw(__builtin_bswap64(u));
+}
+
+__attribute__((noinline)) uint64_t to_be(double x) {
+  uint64_t u;
+  memcpy(&u, &x, 8);
+  return __builtin_bswap64(u);
+}
+
+double from_be(double x) {
+  uint64_t u = to_be(x);
+  double d;
+  memcpy(&d, &u, 8);
+  return d;
+}
+
+__attribute__((noinline)) double join(uint32_t hi, uint32_t lo) {
+  uint64_t u = ((uint64_t)hi << 32) | lo;
+  double d;
+  memcpy(&d, &u, 8);
+  return d;
+}
+
+double mixed_words(double x) {
+  double y = 3.0 * x;
+  uint64_t a, b;
+  memcpy(&a, &x, 8);
+  memcpy(&b, &y, 8);
+  return join((uint32_t)(a >> 32), (uint32_t)b);
+}
+
+__attribute__((noinline)) double read_at(const void *p) {
+  double r;
+  memcpy(&r, p, 8);
+  return r;
+}
+
+double misaligned(double x) {
+  double a[2] = {x, x * x};
+  return read_at((const char *)a + 4);
+}
+
+double upper_half(double x) {
+  double a = x * x;
+  float h;
+  memcpy(&h, (const char *)&a + 4, 4);
+  return h;
+}
+
 int main(int argc, char **argv) {
   // (Filled at run time, so that the caller's code knows it holds doubles
   // at 0 and 8: a function that alone reads a double at byte 4 of memory
@@ -85,10 +159,17 @@ int main(int argc, char **argv) {
   x[1] = -2.25 * argc;
   dx[0] = 1;
   dx[1] = 0;
+  double s = 1.5 * argc;
 #ifdef REVERSE
   __enzyme_autodiff((void *)straddle, enzyme_dup, x, dx);
   printf("%g %g\n", dx[0], dx[1]);
+  printf("%g\n", __enzyme_autodiff_d((void *)misaligned, s));
+  printf("%g\n", __enzyme_autodiff_d((void *)upper_half, s));
 #else
+  printf("%g\n", __enzyme_fwddiff((void *)swap_into, s, 1.0));
+  printf("%g\n", __enzyme_fwddiff((void *)from_be, s, 1.0));
+  printf("%g\n", __enzyme_fwddiff((void *)mixed_words, s, 1.0));
+  printf("%g\n", __enzyme_fwddiff((void *)misaligned, s, 1.0));
   printf("%g\n", __enzyme_fwddiff((void *)halves, enzyme_dup, x, dx));
   printf("%g\n", __enzyme_fwddiff((void *)swapped, enzyme_dup, x, dx));
   printf("%g\n", __enzyme_fwddiff((void *)newexp, enzyme_dup, x, dx));
