@@ -13,6 +13,7 @@
 #include "enzyme_bridge/analysis/TypeAnalysis.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Instructions.h"
@@ -87,11 +88,15 @@ public:
     return n ? OfLoad(ld, n, 0) : Origins();
   }
   std::optional<Lane> LaneOf(const Value *src, int64_t byte) const;
-  /// Whether `src` is memory (read by a load), not a value.
-  bool IsMemory(const Value *src) const {
+  /// Whether `src` is a value (not memory) that crossed a call: integer
+  /// bits passed as a parameter or returned by a call, which the other
+  /// side checks.
+  bool Crossed(const Value *src) const {
     auto it = sources_.find(src);
-    return it != sources_.end() &&
-           (it->second.kind == LaneSource::Object || it->second.ptr);
+    bool memory = it != sources_.end() &&
+                  (it->second.kind == LaneSource::Object || it->second.ptr);
+    return !memory && (isa<Argument>(src) || isa<CallBase>(src) ||
+                       (called_ && called_(src)));
   }
   std::string Describe(const Value *src, const Lane &lane) const;
 
@@ -117,6 +122,7 @@ private:
   Origins OfMemory(const Value *ptr, const Value *access, unsigned n);
   Origins OfBitwise(const BinaryOperator &bo, unsigned n, unsigned depth);
   Origins OfIntrinsic(const IntrinsicInst &ii, unsigned n, unsigned depth);
+  Origins OfChoice(const Instruction &i, unsigned n, unsigned depth);
 
   const TypeInfo &types_;
   const DataLayout &dl_;
@@ -124,6 +130,8 @@ private:
   /// The calls whose callee's bytes are being followed, innermost last:
   /// a parameter of that callee is the call's operand.
   SmallVector<const CallBase *, 4> sites_;
+  /// The phis and selects whose choices are being followed.
+  SmallPtrSet<const Instruction *, 8> choosing_;
   DenseMap<const Value *, LaneSource> sources_;
 };
 
@@ -290,6 +298,25 @@ Origins Tracer::OfIntrinsic(const IntrinsicInst &ii, unsigned n,
   return Opaque(&ii, n);
 }
 
+/// A phi or select: its own origin, except bytes that are zero whatever
+/// it chooses (the high word of a double carried round a loop, masked).
+Origins Tracer::OfChoice(const Instruction &i, unsigned n, unsigned depth) {
+  Origins out = Opaque(&i, n);
+  if (!choosing_.insert(&i).second)
+    return out; // Round a loop: nothing more is known.
+  SmallVector<bool, kMaxBytes> zero(n, true);
+  for (unsigned k = isa<SelectInst>(i) ? 1 : 0; k < i.getNumOperands(); ++k) {
+    Origins in = Of(i.getOperand(k), depth + 1);
+    for (unsigned b = 0; b < n; ++b)
+      zero[b] = zero[b] && b < in.size() && in[b].kind == Origin::Zero;
+  }
+  choosing_.erase(&i);
+  for (unsigned b = 0; b < n; ++b)
+    if (zero[b])
+      out[b] = {Origin::Zero};
+  return out;
+}
+
 Origins Tracer::Of(const Value *v, unsigned depth) {
   unsigned n = BytesOf(v->getType());
   if (n == 0)
@@ -330,6 +357,8 @@ Origins Tracer::Of(const Value *v, unsigned depth) {
   }
   if (const auto *ld = dyn_cast<LoadInst>(i))
     return OfLoad(*ld, n, depth);
+  if (isa<PHINode>(i) || isa<SelectInst>(i))
+    return OfChoice(*i, n, depth);
   if (isa<ZExtInst>(i) || isa<TruncInst>(i) || isa<FreezeInst>(i)) {
     Origins o = Of(i->getOperand(0), depth + 1);
     if (o.empty())
@@ -449,7 +478,7 @@ std::string SplicedFloatBytes(
     // Nothing known of the memory: a word read whole that becomes a
     // float of its size is taken for one. (Not a parameter or a call's
     // result: the caller or the callee checks what crosses.)
-    if (!lane && elem != 0 && o[p].size == elem && tracer.IsMemory(o[p].src))
+    if (!lane && elem != 0 && o[p].size == elem && !tracer.Crossed(o[p].src))
       lane = Lane{o[p].start, elem, as->getScalarType()};
     if (!lane)
       continue;

@@ -28,22 +28,36 @@ bool MayHoldActive(Type *t) {
   return false;
 }
 
-/// The `llvm.stacksave` just before `a` in its block (only other allocas
-/// and saves between them), whose restores end `a`'s scope; null if none.
-IntrinsicInst *SavedBefore(AllocaInst &a) {
-  for (Instruction *i = a.getPrevNode(); i; i = i->getPrevNode()) {
-    if (auto *ii = dyn_cast<IntrinsicInst>(i);
-        ii && ii->getIntrinsicID() == Intrinsic::stacksave)
-      return ii;
-    if (!isa<AllocaInst>(i) && !isa<DbgInfoIntrinsic>(i))
-      return nullptr;
+/// The last `llvm.stacksave` made before `a` on every path to it (up its
+/// block, then the blocks that dominate it), whose restores end `a`'s
+/// scope: a restore frees everything allocated after its save (a VLA
+/// after an unrolled inner loop's own scope, a second VLA, a 2-D VLA
+/// whose size is computed after the save), skipping saves restored on the
+/// way (an unrolled iteration's). Null if none.
+IntrinsicInst *SavedBefore(AllocaInst &a, const DominatorTree &dt) {
+  Instruction *i = a.getPrevNode();
+  DomTreeNode *node = dt.getNode(a.getParent());
+  // Saves whose scope closed before `a` (restored on the way).
+  SmallPtrSet<const Value *, 4> closed;
+  while (node) {
+    for (; i; i = i->getPrevNode()) {
+      auto *ii = dyn_cast<IntrinsicInst>(i);
+      if (ii && ii->getIntrinsicID() == Intrinsic::stackrestore)
+        closed.insert(ii->getArgOperand(0));
+      if (ii && ii->getIntrinsicID() == Intrinsic::stacksave &&
+          !closed.count(ii))
+        return ii;
+    }
+    node = node->getIDom();
+    if (node)
+      i = node->getBlock()->getTerminator();
   }
   return nullptr;
 }
 
 /// The restores of `save` (also through phis joining it with the saves of
-/// other paths, as unrolled loops do), none in `a`'s block. (What each
-/// frees is the allocation where it was made on the way there, null
+/// other paths, as unrolled loops do), none after `a` in its block. (What
+/// each frees is the allocation where it was made on the way there, null
 /// where not.)
 bool RestoresOf(IntrinsicInst &save, AllocaInst &a,
                 SmallVectorImpl<IntrinsicInst *> &out) {
@@ -59,9 +73,15 @@ bool RestoresOf(IntrinsicInst &save, AllocaInst &a,
         continue;
       }
       auto *r = dyn_cast<IntrinsicInst>(u);
-      if (!r || r->getIntrinsicID() != Intrinsic::stackrestore ||
-          r->getParent() == a.getParent())
+      if (!r || r->getIntrinsicID() != Intrinsic::stackrestore)
         return false;
+      // In `a`'s block: before `a`, it ends an earlier array's scope (an
+      // unrolled loop reusing one save); after, it is not handled.
+      if (r->getParent() == a.getParent()) {
+        if (!r->comesBefore(&a))
+          return false;
+        continue;
+      }
       out.push_back(r);
     }
   }
@@ -90,11 +110,14 @@ void MoveDynamicAllocasToHeap(Function &f) {
             a->getAllocatedType()->isIntegerTy(8))) // alloca(bytes)
         continue;
       Dynamic d{a, {}};
-      IntrinsicInst *save = SavedBefore(*a);
+      IntrinsicInst *save = SavedBefore(*a, dt);
       if (save && !RestoresOf(*save, *a, d.restores))
         continue;
-      // In a loop, only with a scope that ends within each time round.
-      if (li.getLoopFor(&bb) && d.restores.empty())
+      // In a loop, only with a scope that ends within each time round:
+      // saved in the same loop.
+      if (li.getLoopFor(&bb) &&
+          (d.restores.empty() ||
+           li.getLoopFor(save->getParent()) != li.getLoopFor(&bb)))
         continue;
       dynamic.push_back(d);
     }
