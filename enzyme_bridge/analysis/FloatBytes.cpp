@@ -636,4 +636,22 @@ const Value *BitsTurnedIntoResult(const Function &f) {
   return bc->getOperand(0);
 }
 
+std::string MisplacedFloatProblem(const Instruction &access,
+                                  std::optional<TypeInfo> &types,
+                                  const Function &f) {
+  std::string cut = MisplacedFloatAccess(
+      access,
+      [&]() -> const TypeInfo & {
+        if (!types)
+          types.emplace(TypeInfo::Compute(f));
+        return *types;
+      },
+      f.getDataLayout());
+  if (cut.empty())
+    return "";
+  return "this access of active memory is not in step with the "
+         "floating-point values there: " +
+         cut + "; a value made of parts of two floats has no derivative";
+}
+
 } // namespace autodiff

@@ -22,6 +22,7 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <optional>
 #include <string>
 
 namespace llvm {
@@ -78,6 +79,13 @@ const llvm::Value *BitsTurnedIntoResult(const llvm::Function &f);
 std::string MisplacedFloatAccess(const llvm::Instruction &access,
                                  llvm::function_ref<const TypeInfo &()> types,
                                  const llvm::DataLayout &dl);
+
+/// The diagnostic for `access` in `f` (both modes' emitters): empty when
+/// MisplacedFloatAccess finds nothing; `types` is `f`'s analysis, computed
+/// here when first needed.
+std::string MisplacedFloatProblem(const llvm::Instruction &access,
+                                  std::optional<TypeInfo> &types,
+                                  const llvm::Function &f);
 
 } // namespace autodiff
 

@@ -545,22 +545,10 @@ absl::Status ForwardEmitter::CheckNotFloatBits(Instruction &i) {
 /// bytes read from byte 4 of a double array): its tangent bytes would be
 /// parts of two tangents.
 absl::Status ForwardEmitter::CheckFloatPlacement(Instruction &access) {
-  std::string cut = MisplacedFloatAccess(
-      access,
-      [&]() -> const TypeInfo & {
-        if (!types_)
-          types_.emplace(TypeInfo::Compute(out_));
-        return *types_;
-      },
-      out_.getDataLayout());
-  if (cut.empty())
+  std::string problem = MisplacedFloatProblem(access, types_, out_);
+  if (problem.empty())
     return absl::OkStatus();
-  return ErrorAt(absl::StatusCode::kUnimplemented, access,
-                 "this access of active memory is not in step with the "
-                 "floating-point values there: " +
-                     cut +
-                     "; a value made of parts of two floats has no "
-                     "derivative");
+  return ErrorAt(absl::StatusCode::kUnimplemented, access, problem);
 }
 
 /// Integer bits about to be read as a float (`as`), or stored where a

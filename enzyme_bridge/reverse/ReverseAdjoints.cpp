@@ -520,22 +520,10 @@ static bool IsNullShadow(const Value *s, unsigned depth) {
 /// bytes read from byte 4 of a double array): its adjoint would be spread
 /// over parts of two floats.
 absl::Status ReverseEmitter::CheckFloatPlacement(Instruction &access) {
-  std::string cut = MisplacedFloatAccess(
-      access,
-      [&]() -> const TypeInfo & {
-        if (!types_)
-          types_.emplace(TypeInfo::Compute(out_));
-        return *types_;
-      },
-      out_.getDataLayout());
-  if (cut.empty())
+  std::string problem = MisplacedFloatProblem(access, types_, out_);
+  if (problem.empty())
     return absl::OkStatus();
-  return ErrorAt(absl::StatusCode::kUnimplemented, access,
-                 "this access of active memory is not in step with the "
-                 "floating-point values there: " +
-                     cut +
-                     "; a value made of parts of two floats has no "
-                     "derivative");
+  return ErrorAt(absl::StatusCode::kUnimplemented, access, problem);
 }
 
 absl::Status ReverseEmitter::visitLoadInst(LoadInst &i) {
