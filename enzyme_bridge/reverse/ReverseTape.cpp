@@ -103,8 +103,12 @@ void ReverseEmitter::CreateLoopTapes() {
       fb_.SetInsertPoint(&*exit->begin());
       PHINode *trips = fb_.CreatePHI(i64, 2, name + ".trips");
       for (BasicBlock *pred : predecessors(exit)) {
-        if (trips->getBasicBlockIndex(pred) >= 0)
+        // A second edge from the same block (a switch or a branch whose
+        // two targets are the exit) takes the same count.
+        if (int k = trips->getBasicBlockIndex(pred); k >= 0) {
+          trips->addIncoming(trips->getIncomingValue(unsigned(k)), pred);
           continue;
+        }
         IRBuilder<> pb(pred->getTerminator());
         trips->addIncoming(pb.CreateAdd(t.counter, ConstantInt::get(i64, 1)),
                            pred);
