@@ -427,6 +427,17 @@ SmallVector<Argument *, 4> Versioner::Run() {
   Instruction *ip = HoistLaunchIndices(f_);
   if (!CanCheck(args.getArrayRef(), ip))
     return {};
+  // The stack slots of fixed size stay in the entry block (static: both
+  // versions share them; in the body they would be allocations made at
+  // run time, which reverse mode refuses).
+  SmallVector<AllocaInst *, 8> slots;
+  for (Instruction &i : *entry)
+    if (auto *a = dyn_cast<AllocaInst>(&i); a && isa<Constant>(a->getArraySize()))
+      slots.push_back(a);
+  for (AllocaInst *a : slots)
+    a->moveBefore(entry->getFirstInsertionPt());
+  while (isa<AllocaInst>(ip))
+    ip = ip->getNextNode();
   // The check goes at the end of the entry block, before the body.
   BasicBlock *body = SplitBlock(entry, ip);
   Value *disjoint = EmitCheck(args.getArrayRef(), entry->getTerminator());
