@@ -1,7 +1,9 @@
 //===- enzyme_bridge/analysis/FloatBytes.cpp - Where an integer's bytes come from --===//
 //
 // See FloatBytes.h. The origins are followed backwards from the integer,
-// at most kMaxDepth steps and kMaxBytes bytes wide; anything else (a phi,
+// at most kMaxDepth steps (-O0 code with helpers takes many: a word
+// passes a slot, a call, a shift, a slot and a call per helper), kMaxSteps
+// in all, and kMaxBytes bytes wide; anything else (a phi,
 // an argument, a call, arithmetic) is its own origin, about which nothing
 // is known, so it never makes a splice.
 //
@@ -15,6 +17,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -28,10 +31,13 @@ using namespace llvm;
 using namespace llvm::PatternMatch;
 
 namespace autodiff {
+
+static const Value *TurnedIntoResult(const Function &f, unsigned depth);
 namespace {
 
 constexpr unsigned kMaxBytes = 16;
-constexpr unsigned kMaxDepth = 12;
+constexpr unsigned kMaxDepth = 40;
+constexpr unsigned kMaxSteps = 4096;
 
 std::string NameOf(const Value *v) {
   std::string out;
@@ -119,6 +125,12 @@ private:
     return Whole(v, n, 0, {LaneSource::Relative, nullptr, 0});
   }
   Origins OfLoad(const LoadInst &ld, unsigned n, unsigned depth);
+  /// What the function a call of the module calls returns, its
+  /// parameters standing for the call's operands; empty when unknown.
+  Origins OfReturned(const Value *v, unsigned n, unsigned depth);
+  /// What was written into the local `ld` reads, byte by byte; empty
+  /// when that is not known exactly.
+  Origins OfWrittenLocal(const LoadInst &ld, unsigned n, unsigned depth);
   Origins OfMemory(const Value *ptr, const Value *access, unsigned n);
   Origins OfBitwise(const BinaryOperator &bo, unsigned n, unsigned depth);
   Origins OfIntrinsic(const IntrinsicInst &ii, unsigned n, unsigned depth);
@@ -133,6 +145,7 @@ private:
   /// The phis and selects whose choices are being followed.
   SmallPtrSet<const Instruction *, 8> choosing_;
   DenseMap<const Value *, LaneSource> sources_;
+  unsigned steps_ = 0;
 };
 
 Origins Tracer::OfMemory(const Value *ptr, const Value *access, unsigned n) {
@@ -144,12 +157,17 @@ Origins Tracer::OfMemory(const Value *ptr, const Value *access, unsigned n) {
 
 static bool DependsOn(const Value *v, const Value *from, unsigned depth);
 
-Origins Tracer::OfLoad(const LoadInst &ld, unsigned n, unsigned depth) {
+Origins Tracer::OfWrittenLocal(const LoadInst &ld, unsigned n,
+                               unsigned depth) {
   // A local whose bytes were each written once before they are read back
   // (-O0 code's slots): what was written there, or copied in from other
   // memory, byte by byte.
   bool complete = false;
-  auto stored = StoredValuesReaching(ld, dl_, &complete);
+  // The last writes, where the code is straight enough to know them (a
+  // union written as a double and then one word of it); else every write.
+  std::optional<SmallVector<StoredBytes, 4>> last = LastStoresBefore(ld, dl_);
+  auto stored = last ? *last : StoredValuesReaching(ld, dl_, &complete);
+  complete |= last.has_value();
   // (What the value read back is stored there again, changed, does not
   // reach it: -O0 code's `a = f(a)` on a local.)
   llvm::erase_if(stored, [&](const StoredBytes &s) {
@@ -189,6 +207,12 @@ Origins Tracer::OfLoad(const LoadInst &ld, unsigned n, unsigned depth) {
   }
   if (exact && llvm::all_of(written, [](bool w) { return w; }))
     return out;
+  return {};
+}
+
+Origins Tracer::OfLoad(const LoadInst &ld, unsigned n, unsigned depth) {
+  if (Origins o = OfWrittenLocal(ld, n, depth); !o.empty())
+    return o;
   return OfMemory(ld.getPointerOperand(), &ld, n);
 }
 
@@ -321,6 +345,8 @@ Origins Tracer::Of(const Value *v, unsigned depth) {
   unsigned n = BytesOf(v->getType());
   if (n == 0)
     return {};
+  if (++steps_ > kMaxSteps)
+    return Opaque(v, n);
   // A parameter of the callee being followed: the call's operand.
   if (const auto *arg = dyn_cast<Argument>(v);
       arg && !sites_.empty() && depth <= kMaxDepth &&
@@ -332,8 +358,18 @@ Origins Tracer::Of(const Value *v, unsigned depth) {
     if (o.size() == n)
       return o;
   }
-  if (v->getType()->isFloatingPointTy())
+  if (v->getType()->isFloatingPointTy()) {
+    // A float read back from a local (-O0 code's slots) it was assembled
+    // in: what was written there; or returned by a call that makes it of
+    // its integer arguments (`double_of(u)`).
+    if (const auto *ld = dyn_cast<LoadInst>(v); ld && depth <= kMaxDepth)
+      if (Origins o = OfWrittenLocal(*ld, n, depth); !o.empty())
+        return o;
+    if (depth <= kMaxDepth)
+      if (Origins o = OfReturned(v, n, depth); !o.empty())
+        return o;
     return Whole(v, n, 0, {LaneSource::FloatValue, nullptr, 0});
+  }
   if (depth > kMaxDepth)
     return Opaque(v, n);
   if (const auto *k = dyn_cast<ConstantInt>(v)) {
@@ -391,20 +427,28 @@ Origins Tracer::Of(const Value *v, unsigned depth) {
     return OfBitwise(*bo, n, depth);
   if (const auto *ii = dyn_cast<IntrinsicInst>(i))
     return OfIntrinsic(*ii, n, depth);
+  if (Origins o = OfReturned(v, n, depth); !o.empty())
+    return o;
+  return Opaque(v, n);
+}
+
+Origins Tracer::OfReturned(const Value *v, unsigned n, unsigned depth) {
   // The one value a function of the module returns (-O0 code calls even
   // its `static inline` bit-cast helpers): its origins there.
   const CallBase *site = called_ ? called_(v) : nullptr;
   if (!site)
-    site = dyn_cast<CallBase>(i);
-  if (const Value *ret = site ? ReturnedValue(site->getCalledFunction())
-                              : nullptr) {
-    sites_.push_back(site);
-    Origins o = Of(ret, depth + 1);
-    sites_.pop_back();
-    if (o.size() == n)
-      return o;
-  }
-  return Opaque(v, n);
+    site = dyn_cast<CallBase>(v);
+  const Value *ret = site ? ReturnedValue(site->getCalledFunction()) : nullptr;
+  // (A float the callee computes is that float, not its operands' bytes.)
+  if (!ret || (ret->getType()->isFloatingPointTy() &&
+               !TurnedIntoResult(*site->getCalledFunction(), 0)))
+    return {};
+  sites_.push_back(site);
+  Origins o = Of(ret, depth + 1);
+  sites_.pop_back();
+  if (o.size() != n)
+    return {};
+  return o;
 }
 
 std::optional<Lane> Tracer::LaneOf(const Value *src, int64_t byte) const {
@@ -604,14 +648,72 @@ std::string MisplacedFloatAccess(const Instruction &access,
   return "";
 }
 
+/// Whether `v`, stored by `st`, goes only into loads of locals (-O0
+/// code's slots), which are then followed as `v`'s uses.
+static bool StoredIntoLocals(const StoreInst &st, const DataLayout &dl,
+                             SmallVectorImpl<const Value *> &work) {
+  if (!isa<AllocaInst>(getUnderlyingObject(st.getPointerOperand())))
+    return false;
+  bool escapes = false;
+  SmallVector<LoadInst *, 4> loads = LoadsReading(st, dl, &escapes);
+  if (escapes)
+    return false;
+  work.append(loads.begin(), loads.end());
+  return true;
+}
+
+/// Whether the float `ld` reads is what was written into a local, every
+/// byte of it: integers, or floats read the same way.
+static bool AssembledInLocal(const LoadInst &ld, const DataLayout &dl,
+                             unsigned depth) {
+  bool complete = false;
+  SmallVector<StoredBytes, 4> stored = StoredValuesReaching(ld, dl, &complete);
+  if (!complete || stored.empty() || depth > 4)
+    return false;
+  return all_of(stored, [&](const StoredBytes &s) {
+    if (!s.value)
+      return false;
+    if (s.value->getType()->isIntegerTy())
+      return true;
+    const auto *from = dyn_cast<LoadInst>(s.value);
+    return from && from->getType()->isFloatingPointTy() &&
+           AssembledInLocal(*from, dl, depth + 1);
+  });
+}
+
+/// A call that makes its float result of its integer arguments (-O0 code
+/// calls its `double_of(u)` helper).
+static bool IsJoiningCall(const Value *v, unsigned depth) {
+  const auto *call = dyn_cast<CallBase>(v);
+  const Function *callee = call ? call->getCalledFunction() : nullptr;
+  return callee && depth < 4 && TurnedIntoResult(*callee, depth + 1);
+}
+
 const Value *BitsTurnedIntoResult(const Function &f) {
+  return TurnedIntoResult(f, 0);
+}
+
+static const Value *TurnedIntoResult(const Function &f, unsigned depth) {
   const Value *ret = ReturnedValue(&f);
-  const auto *bc = dyn_cast_or_null<BitCastInst>(ret);
-  if (!bc || !bc->getSrcTy()->isIntegerTy() ||
-      !bc->getType()->isFloatingPointTy())
+  if (!ret || !ret->getType()->isFloatingPointTy())
     return nullptr;
-  // Every integer parameter's uses stay within the bits: integer steps that
-  // end in the bitcast.
+  // The result reinterprets an integer; or, at -O0, is read from a local
+  // the integers were stored in (a union of a double and two words).
+  const Value *bits = nullptr;
+  if (const auto *bc = dyn_cast<BitCastInst>(ret);
+      bc && bc->getSrcTy()->isIntegerTy())
+    bits = bc->getOperand(0);
+  else if (const auto *ld = dyn_cast<LoadInst>(ret);
+           ld && AssembledInLocal(*ld, f.getDataLayout(), 0))
+    bits = ret;
+  else if (IsJoiningCall(ret, depth))
+    bits = ret;
+  if (!bits)
+    return nullptr;
+  // Every integer parameter's uses stay within the bits: integer steps,
+  // and slots they are stored in and read back from, that end in the
+  // result.
+  const DataLayout &dl = f.getDataLayout();
   for (const Argument &a : f.args()) {
     if (!a.getType()->isIntegerTy())
       continue;
@@ -621,10 +723,20 @@ const Value *BitsTurnedIntoResult(const Function &f) {
       const Value *v = work.pop_back_val();
       if (!seen.insert(v).second)
         continue;
+      if (seen.size() > 64)
+        return nullptr;
       for (const User *u : v->users()) {
-        if (u == bc)
+        if (u == bits || isa<ReturnInst>(u))
+          continue;
+        if (const auto *call = dyn_cast<CallBase>(u);
+            call && call == bits && IsJoiningCall(call, depth))
           continue;
         const auto *i = dyn_cast<Instruction>(u);
+        if (const auto *st = dyn_cast_or_null<StoreInst>(i)) {
+          if (st->getValueOperand() != v || !StoredIntoLocals(*st, dl, work))
+            return nullptr;
+          continue;
+        }
         if (!i || !i->getType()->isIntegerTy() ||
             !(isa<BinaryOperator>(i) || isa<CastInst>(i) ||
               isa<FreezeInst>(i) || isa<IntrinsicInst>(i)))
@@ -633,7 +745,7 @@ const Value *BitsTurnedIntoResult(const Function &f) {
       }
     }
   }
-  return bc->getOperand(0);
+  return bits;
 }
 
 std::string MisplacedFloatProblem(const Instruction &access,

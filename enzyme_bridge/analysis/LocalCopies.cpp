@@ -183,6 +183,90 @@ SmallVector<StoredBytes, 4> StoredValuesReaching(const LoadInst &ld,
   return out;
 }
 
+/// Whether the address of local `a` is only loaded from and stored to (at
+/// places LocatePlace finds), never passed on: then only its own stores
+/// write it.
+static bool OnlyLoadedAndStored(const AllocaInst &a) {
+  SmallVector<const Value *, 8> work = {&a};
+  SmallPtrSet<const Value *, 16> seen;
+  while (!work.empty()) {
+    const Value *v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    for (const User *u : v->users()) {
+      if (isa<GetElementPtrInst>(u) || isa<BitCastInst>(u)) {
+        work.push_back(u);
+        continue;
+      }
+      if (const auto *st = dyn_cast<StoreInst>(u)) {
+        if (st->getValueOperand() == v)
+          return false;
+        continue;
+      }
+      if (isa<LoadInst>(u))
+        continue;
+      if (const auto *ii = dyn_cast<IntrinsicInst>(u);
+          ii && (ii->isLifetimeStartOrEnd() || ii->isDebugOrPseudoInst()))
+        continue;
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<SmallVector<StoredBytes, 4>>
+LastStoresBefore(const LoadInst &ld, const DataLayout &dl) {
+  Place at = LocatePlace(ld.getPointerOperand(), dl);
+  const auto *local = dyn_cast_or_null<AllocaInst>(at.obj);
+  int64_t n = int64_t(dl.getTypeStoreSize(ld.getType()).getKnownMinValue());
+  if (!local || at.off < 0 || n == 0 || n > 64 || !OnlyLoadedAndStored(*local))
+    return std::nullopt;
+  // For each byte the load reads: the store that last wrote it, and where.
+  SmallVector<const StoreInst *, 16> by(n, nullptr);
+  SmallVector<int64_t, 16> in(n, 0);
+  int64_t missing = n;
+  const Instruction *i = &ld;
+  for (unsigned steps = 0; missing > 0 && steps < 512; ++steps) {
+    if (const Instruction *prev = i->getPrevNode()) {
+      i = prev;
+    } else {
+      // Straight-line code split into blocks (-O0 `do { } while (0)`).
+      const BasicBlock *pred = i->getParent()->getSinglePredecessor();
+      if (!pred)
+        return std::nullopt;
+      i = pred->getTerminator();
+    }
+    const auto *st = dyn_cast<StoreInst>(i);
+    if (!st)
+      continue;
+    Place p = LocatePlace(st->getPointerOperand(), dl);
+    if (p.obj != local)
+      continue;
+    if (p.off < 0 || st->isVolatile())
+      return std::nullopt;
+    int64_t size = int64_t(
+        dl.getTypeStoreSize(st->getValueOperand()->getType()).getKnownMinValue());
+    for (int64_t b = 0; b < n; ++b)
+      if (!by[b] && at.off + b >= p.off && at.off + b < p.off + size) {
+        by[b] = st;
+        in[b] = at.off + b - p.off;
+        --missing;
+      }
+  }
+  if (missing > 0)
+    return std::nullopt;
+  SmallVector<StoredBytes, 4> out;
+  for (int64_t b = 0; b < n; ++b) {
+    if (b > 0 && by[b] == by[b - 1] && in[b] == in[b - 1] + 1) {
+      out.back().hi = in[b] + 1;
+      continue;
+    }
+    out.push_back(StoredBytes{const_cast<Value *>(by[b]->getValueOperand()),
+                              in[b], in[b] + 1, nullptr, b});
+  }
+  return out;
+}
+
 bool FloatLeafIn(Type *t, int64_t lo, int64_t hi, const DataLayout &dl) {
   if (lo >= hi)
     return false;

@@ -17,6 +17,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace llvm {
 class DataLayout;
@@ -49,6 +50,14 @@ llvm::SmallVector<StoredBytes, 4>
 StoredValuesReaching(const llvm::LoadInst &ld, const llvm::DataLayout &dl,
                      bool *complete = nullptr, int64_t lo = 0,
                      int64_t hi = 0);
+
+/// Flow-sensitive, for straight-line code: the stores that last wrote
+/// each byte `ld` reads from a local whose address is only loaded from
+/// and stored to, walking back through single predecessors; nullopt when
+/// that is not known (a store at an offset known only at run time, a
+/// join of paths before every byte is found).
+std::optional<llvm::SmallVector<StoredBytes, 4>>
+LastStoresBefore(const llvm::LoadInst &ld, const llvm::DataLayout &dl);
 
 /// Whether bytes [lo, hi) of a value of type `t` overlap a floating-point
 /// leaf of it.

@@ -85,20 +85,27 @@ bool MayReturnFloatBits(const Function &f, int64_t lo, int64_t hi) {
     if (seen.size() > 256)
       return true;
     if (const auto *ld = dyn_cast<LoadInst>(v)) {
-      // A field declared integer (`p->n`) holds no float.
-      if (ld->getType()->isIntOrIntVectorTy() && DeclaresInteger(*ld))
-        continue;
       // A local (-O0 code returns a struct by loading its slot): what was
-      // stored into those bytes of it, when nothing else writes it.
+      // stored into those bytes of it, when nothing else writes it. A
+      // float stored there is returned even through a field declared
+      // integer (the word of a union of a double and two words).
       bool complete = false;
       SmallVector<StoredBytes, 4> stored =
           StoredValuesReaching(*ld, dl, &complete, b.lo, b.hi);
-      if (!complete)
+      bool declared =
+          ld->getType()->isIntOrIntVectorTy() && DeclaresInteger(*ld);
+      if (!complete && !declared)
         return true;
       for (const StoredBytes &s : stored) {
-        if (!s.value || FloatLeafIn(s.value->getType(), s.lo, s.hi, dl))
+        if (!s.value && declared)
+          continue;
+        if (!s.value)
           return true;
-        work.push_back({s.value, s.lo, s.hi});
+        if (FloatLeafIn(s.value->getType(), s.lo, s.hi, dl))
+          return true;
+        // A field declared integer (`p->n`) holds no float of its own.
+        if (!declared)
+          work.push_back({s.value, s.lo, s.hi});
       }
       continue;
     }

@@ -141,7 +141,8 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
   bool defined = callee && !callee->isDeclaration();
   for (Value *a : call.args())
     anyActiveArg |= (HasT(a) && CarriesDerivative(a->getType())) ||
-                    PassesFloatBits(a, defined);
+                    (defined ? PassesBitsInto(a, callee)
+                             : PassesFloatBits(a, /*loose=*/false));
   if (!anyActiveArg) {
     // A function of the module returning memory that receives active data
     // (an allocation helper such as Rust's box_new_uninit) is
@@ -499,6 +500,22 @@ bool ForwardEmitter::PassesFloatBits(Value *a, bool loose) {
          IsFloatBits(a, 0, /*direct=*/false, loose);
 }
 
+/// PassesFloatBits for a callee of the module; and a callee that makes
+/// its float result of its integer parameters (`asd(u)`, `join(hi, lo)`)
+/// is given their tangents' bits whatever this function knows of them
+/// (words of a double kept in a `uint32_t` array): the check at the call
+/// (VisitModuleCall) says whether they make whole floats.
+bool ForwardEmitter::PassesBitsInto(Value *a, Function *callee) {
+  if (PassesFloatBits(a, /*loose=*/true))
+    return true;
+  if (!a->getType()->isIntOrIntVectorTy() || !HasT(a))
+    return false;
+  auto [it, fresh] = joins_bits_.try_emplace(callee, false);
+  if (fresh)
+    it->second = BitsTurnedIntoResult(*callee) != nullptr;
+  return it->second;
+}
+
 DiffRequest ForwardEmitter::CalleeRequest(CallBase &call, Function &callee) {
   DiffRequest r;
   r.fn = &callee;
@@ -506,7 +523,7 @@ DiffRequest ForwardEmitter::CalleeRequest(CallBase &call, Function &callee) {
   r.width = width_;
   for (unsigned i = 0; i < callee.arg_size(); ++i) {
     Value *a = call.getArgOperand(i);
-    bool bits = PassesFloatBits(a, /*loose=*/true);
+    bool bits = PassesBitsInto(a, &callee);
     r.args.push_back(HasT(a) && (CarriesDerivative(a->getType()) || bits)
                          ? ArgActivity::Dup
                          : ArgActivity::Const);

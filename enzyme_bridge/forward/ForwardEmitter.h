@@ -69,6 +69,7 @@ public:
   absl::Status CheckNotFloatBits(llvm::Instruction &i);
   absl::Status CheckFloatPlacement(llvm::Instruction &access);
   bool PassesFloatBits(llvm::Value *a, bool loose);
+  bool PassesBitsInto(llvm::Value *a, llvm::Function *callee);
   absl::Status CheckWholeFloatBytes(llvm::Instruction &i, llvm::Value *bits,
                                     llvm::Type *as,
                                     const llvm::CallBase *site = nullptr);
@@ -191,6 +192,11 @@ private:
   llvm::DenseMap<const llvm::Value *, const llvm::CallBase *> primal_results_;
   std::map<std::tuple<const llvm::Function *, int64_t, int64_t>, bool>
       returns_float_bits_;
+  /// BitsTurnedIntoResult (FloatBytes.h) of callees, remembered.
+  /// Integer copies out of step with the floats they move
+  /// (analysis/CopySteps.h), found before the visit.
+  llvm::DenseMap<const llvm::Instruction *, std::string> copies_out_of_step_;
+  llvm::DenseMap<const llvm::Function *, bool> joins_bits_;
   /// Integers holding an address computed from an active pointer (with
   /// the shadow's address as their tangent).
   llvm::SmallPtrSet<llvm::Value *, 8> address_ints_;

@@ -19,6 +19,7 @@
 #include "enzyme_bridge/ShadowArenas.h"
 #include "enzyme_bridge/GpuKernels.h"
 #include "enzyme_bridge/forward/ForwardEmitter.h"
+#include "enzyme_bridge/analysis/CopySteps.h"
 #include "enzyme_bridge/rules/Rules.h"
 #include "enzyme_bridge/analysis/TypeAnalysis.h"
 #include "support/StatusMacros.h"
@@ -170,6 +171,16 @@ absl::Status ForwardEmitter::Run() {
   removeUnreachableBlocks(out_);
   AD_RETURN_IF_ERROR(CheckGpuCalls(out_, /*reverse=*/false));
   PromoteLocals();
+  {
+    // (An analysis of its own: the one the visit asks for lazily sees the
+    // function as the visit has changed it by then.)
+    std::optional<TypeInfo> before;
+    copies_out_of_step_ = CopiesOutOfStep(out_, [&]() -> const TypeInfo & {
+      if (!before)
+        before.emplace(TypeInfo::Compute(out_));
+      return *before;
+    });
+  }
   activity_.emplace(
       ActivityInfo::Compute(out_, activeArgs, req_.return_tangent));
   FindUnneededPrimalStores();

@@ -131,6 +131,61 @@ static bool IsByteMask(const APInt &k) {
   return true;
 }
 
+/// The bytes of integer `v` known to be zero (bit b for byte b), through
+/// the byte moves that pack and unpack words: a chain of `or`s of shifted
+/// bytes (`p[0] | p[1] << 8 | ... | p[7] << 56`, as deep as it is long,
+/// which computeKnownBits gives up on), zero extensions, byte masks.
+static uint64_t KnownZeroBytes(const Value *v,
+                               DenseMap<const Value *, uint64_t> &memo,
+                               unsigned depth = 0) {
+  auto *ty = dyn_cast<IntegerType>(v->getType());
+  if (!ty || ty->getBitWidth() % 8 != 0 || ty->getBitWidth() > 64)
+    return 0;
+  unsigned n = ty->getBitWidth() / 8;
+  uint64_t all = n == 8 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
+  if (const auto *k = dyn_cast<ConstantInt>(v)) {
+    uint64_t z = 0;
+    for (unsigned b = 0; b < n; ++b)
+      if (k->getValue().extractBitsAsZExtValue(8, 8 * b) == 0)
+        z |= uint64_t(1) << b;
+    return z;
+  }
+  const auto *i = dyn_cast<Instruction>(v);
+  if (!i || depth > 64)
+    return 0;
+  if (auto it = memo.find(v); it != memo.end())
+    return it->second;
+  memo[v] = 0; // (Round a cycle: nothing known.)
+  uint64_t z = 0;
+  const APInt *k = nullptr;
+  if (const auto *ze = dyn_cast<ZExtInst>(i)) {
+    unsigned from = ze->getSrcTy()->getScalarSizeInBits();
+    if (from % 8 == 0) {
+      z = all & ~((uint64_t(1) << (from / 8)) - 1);
+      z |= KnownZeroBytes(ze->getOperand(0), memo, depth + 1);
+    }
+  } else if ((i->getOpcode() == Instruction::Shl ||
+              i->getOpcode() == Instruction::LShr) &&
+             match(i->getOperand(1), m_APInt(k)) &&
+             k->getZExtValue() % 8 == 0 && k->getZExtValue() < 8 * n) {
+    unsigned s = unsigned(k->getZExtValue() / 8);
+    uint64_t in = KnownZeroBytes(i->getOperand(0), memo, depth + 1);
+    if (i->getOpcode() == Instruction::Shl)
+      z = ((in << s) | ((uint64_t(1) << s) - 1)) & all;
+    else
+      z = ((in >> s) | (all & ~(all >> s))) & all;
+  } else if (i->getOpcode() == Instruction::Or ||
+             i->getOpcode() == Instruction::Xor) {
+    z = KnownZeroBytes(i->getOperand(0), memo, depth + 1) &
+        KnownZeroBytes(i->getOperand(1), memo, depth + 1);
+  } else if (i->getOpcode() == Instruction::And) {
+    z = KnownZeroBytes(i->getOperand(0), memo, depth + 1) |
+        KnownZeroBytes(i->getOperand(1), memo, depth + 1);
+  }
+  memo[v] = z;
+  return z;
+}
+
 bool ForwardEmitter::VisitByteMove(Instruction &i) {
   Type *ty = i.getType();
   if (!ty->isIntOrIntVectorTy() || ty->getScalarSizeInBits() % 8 != 0 ||
@@ -174,7 +229,16 @@ bool ForwardEmitter::VisitByteMove(Instruction &i) {
     // float's bits; its tangent bits are zero). A constant merged into a
     // float's own bits (a new exponent) needs a mask first, which is no
     // byte move and is reported there.
-    if (!(HasT(a) || HasT(c)) ||
+    if (!(HasT(a) || HasT(c)))
+      return false;
+    // (Each byte zero on one side at least.)
+    DenseMap<const Value *, uint64_t> memo;
+    unsigned n = ty->getScalarSizeInBits() / 8;
+    uint64_t all = n >= 8 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
+    bool disjointBytes = ty->isIntegerTy() && n <= 8 &&
+                         (KnownZeroBytes(a, memo) | KnownZeroBytes(c, memo)) ==
+                             all;
+    if (!disjointBytes &&
         !haveNoCommonBitsSet(a, c, SimplifyQuery(out_.getDataLayout())))
       return false;
     SetLanes(&i, [&](unsigned k) {
@@ -298,14 +362,21 @@ bool ForwardEmitter::IsFloatBits(Value *v, unsigned depth, bool direct,
     // (Not a field the struct declares integer: `a.n` of `{float v; int
     // n}` passed in one i64 is no float's bits, though the word is. The
     // ABI's literal `{i64, float}` declares nothing: its i64 is the packed
-    // word.)
+    // word. A float stored over the field's bytes is read through it,
+    // though: the word of a union of a double and two words.)
     auto *ld = dyn_cast<LoadInst>(v);
     auto *gep = ld ? dyn_cast<GEPOperator>(ld->getPointerOperand()) : nullptr;
     auto *st = gep ? dyn_cast<StructType>(gep->getSourceElementType()) : nullptr;
     bool declared = ld && DeclaresInteger(*ld) && !(st && st->isLiteral());
-    if (ld && !declared)
+    if (ld)
       for (const StoredBytes &s :
            StoredValuesReaching(*ld, out_.getDataLayout())) {
+        if (declared) {
+          if (s.value &&
+              FloatLeafIn(s.value->getType(), s.lo, s.hi, out_.getDataLayout()))
+            return true;
+          continue;
+        }
         if (!s.value) {
           // Copied in from other memory (memcpy from a float* parameter
           // into an unsigned at -O0): what that memory holds.
@@ -370,6 +441,28 @@ bool ForwardEmitter::ReturnsFloatBits(const Function &f, int64_t lo,
   return bits;
 }
 
+/// Whether `i` moves whole bytes of `v` (a word of a double taken out
+/// with a shift and a truncation, which a helper returns).
+static bool IsByteMoveOf(const Instruction &i, const Value *v) {
+  auto whole = [](const Type *t) {
+    return t->isIntegerTy() && t->getScalarSizeInBits() % 8 == 0;
+  };
+  if (!whole(i.getType()) || !whole(v->getType()))
+    return false;
+  if (isa<TruncInst>(i) || isa<ZExtInst>(i))
+    return true;
+  const APInt *k = nullptr;
+  if ((i.getOpcode() == Instruction::Shl ||
+       i.getOpcode() == Instruction::LShr) &&
+      i.getOperand(0) == v && match(i.getOperand(1), m_APInt(k)))
+    return k->getZExtValue() % 8 == 0;
+  if (i.getOpcode() == Instruction::And &&
+      (match(i.getOperand(1), m_APInt(k)) ||
+       match(i.getOperand(0), m_APInt(k))))
+    return IsByteMask(*k);
+  return false;
+}
+
 /// Whether the integer result of `i` flows, through integer operations,
 /// into a floating-point value again: reinterpreted as one, or stored into
 /// active memory that holds floats.
@@ -402,8 +495,11 @@ bool ForwardEmitter::FloatBitsReachFloat(Instruction &i) {
         if (callee && !callee->isDeclaration() && is_contained(call->args(), v))
           return true;
         // An integer intrinsic (a byte swap) passes the bits on.
-        if (isa<IntrinsicInst>(call) && call->getType()->isIntOrIntVectorTy())
+        if (isa<IntrinsicInst>(call) && call->getType()->isIntOrIntVectorTy()) {
           work.push_back(call);
+          if (moved.count(v) && call->getIntrinsicID() == Intrinsic::bswap)
+            moved.insert(call);
+        }
         continue;
       }
       if (auto *st = dyn_cast<StoreInst>(ui)) {
@@ -413,6 +509,11 @@ bool ForwardEmitter::FloatBitsReachFloat(Instruction &i) {
         if (st->getValueOperand() != v ||
             !(HasT(to) || HasT(getUnderlyingObject(to))))
           continue;
+        // The caller's memory: what it does with the bits is its own
+        // (a `uint32_t w[2]` it fills with a helper and joins into a
+        // double with another).
+        if (isa<Argument>(getUnderlyingObject(to)))
+          return true;
         if (!types_)
           types_.emplace(TypeInfo::Compute(out_));
         // Memory known to hold floats over some of the bytes stored (the
@@ -462,7 +563,7 @@ bool ForwardEmitter::FloatBitsReachFloat(Instruction &i) {
            isa<ExtractValueInst>(ui) || isa<InsertValueInst>(ui)))
         work.push_back(ui);
       if (moved.count(v) && (isa<PHINode>(ui) || isa<SelectInst>(ui) ||
-                             isa<FreezeInst>(ui)))
+                             isa<FreezeInst>(ui) || IsByteMoveOf(*ui, v)))
         moved.insert(ui);
     }
   }
@@ -545,6 +646,9 @@ absl::Status ForwardEmitter::CheckNotFloatBits(Instruction &i) {
 /// bytes read from byte 4 of a double array): its tangent bytes would be
 /// parts of two tangents.
 absl::Status ForwardEmitter::CheckFloatPlacement(Instruction &access) {
+  if (auto it = copies_out_of_step_.find(&access);
+      it != copies_out_of_step_.end())
+    return ErrorAt(absl::StatusCode::kUnimplemented, access, it->second);
   std::string problem = MisplacedFloatProblem(access, types_, out_);
   if (problem.empty())
     return absl::OkStatus();
