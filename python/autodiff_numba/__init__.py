@@ -198,11 +198,18 @@ class _Derivative:
             else:
                 params.append("a%d" % a.index)
             call.append("a%d" % a.index)
-        source = "def callback(%s):\n%s\n    return inner(%s)\n" % (
+        # An exception inside the function sets the status the driver
+        # passes last and returns 0: the call raises it (_check_status)
+        # instead of Numba printing "Exception ignored" from the C
+        # callback and the call returning zero gradients.
+        source = ("def callback(%s, status):\n%s\n    try:\n"
+                  "        return inner(%s)\n    except Exception:\n"
+                  "        status[0] = 1\n        return 0.0\n") % (
             ", ".join(params), "\n".join(unpack), ", ".join(call))
         scope = {"carray": numba.carray, "inner": self._njit}
         exec(source, scope)
-        sig = ret(*[t for a in plan for t in a.cfunc_types])
+        sig = ret(*([t for a in plan for t in a.cfunc_types] +
+                    [numba.types.CPointer(numba.types.int32)]))
         return numba.cfunc(sig)(scope["callback"])
 
     def _compile(self, types):
@@ -222,17 +229,20 @@ class _Derivative:
             raise AutodiffError("%s returns %s; a float64 or float32 result "
                                 "is needed" % (self.func.__name__, ret))
         cf = self._callback(plan, ret)
-        ir = cf.inspect_llvm()
+        ir, envs = _share_environments(cf.inspect_llvm())
         jit = Jit("-O2")
         jit.add_module(ir)
         _define_numba_symbols(jit, ir)
+        for name, address in envs:
+            jit.define_symbol(name, address)
         glue, symbols = glue_for(ir)
         if glue:
             jit.add_module(glue)
             for name, address in symbols:
                 jit.define_symbol(name, address)
         rll, rct = _SCALARS[str(ret)]
-        cparams = ", ".join(str(_ll(t)) for a in plan for t in a.cfunc_types)
+        cparams = ", ".join([str(_ll(t)) for a in plan for t in a.cfunc_types]
+                            + ["ptr"])
         decl = 'declare %s @"%s"(%s)\n' % (rll, cf.native_name, cparams)
         if self.mode == "reverse":
             driver, proto, count = self._reverse_driver(plan, cf, rll)
@@ -265,6 +275,7 @@ class _Derivative:
             result = leaves[0]
         else:
             result = "{%s}" % ", ".join(leaves)
+        args.append(_STATUS_MARKER)
         body = ["  %%r = call %s (ptr, ...) @__enzyme_autodiff(ptr @\"%s\", %s)"
                 % (result, cf.native_name, ", ".join(args))]
         if result == "void":
@@ -272,12 +283,14 @@ class _Derivative:
         body += _store_leaves(leaves, result)
         driver = ("declare void @__enzyme_autodiff(ptr, ...)\n"
                   "define void @derivative(%s) {\n%s\n  ret void\n}\n"
-                  % (", ".join(params + ["ptr %out"]), "\n".join(body)))
+                  % (", ".join(params + ["ptr %out", "ptr %status"]),
+                     "\n".join(body)))
         ctypes_args = []
         for a in plan:
             ctypes_args += a.ctypes_params(with_shadow=a.active and a.array)
         proto = ctypes.CFUNCTYPE(None, *(ctypes_args +
-                                         [ctypes.POINTER(ctypes.c_double)]))
+                                         [ctypes.POINTER(ctypes.c_double),
+                                          ctypes.c_void_p]))
         return driver, proto, len(leaves)
 
     def _forward_driver(self, plan, cf, rll, rct):
@@ -286,6 +299,7 @@ class _Derivative:
             params += a.ir_params(with_shadow=a.active)
             args += a.markers("enzyme_dup" if a.active else "enzyme_const")
             ctypes_args += a.ctypes_params(with_shadow=a.active)
+        args.append(_STATUS_MARKER)
         if self.val_and_grad:
             # The value from the same call (running the function again would
             # repeat its side effects): {value, derivative} into `out`.
@@ -296,15 +310,20 @@ class _Derivative:
             body += _store_leaves([rll, rll], pair)
             driver = ("declare void @__enzyme_fwddiff(ptr, ...)\n"
                       "define void @derivative(%s) {\n%s\n  ret void\n}\n"
-                      % (", ".join(params + ["ptr %out"]), "\n".join(body)))
+                      % (", ".join(params + ["ptr %out", "ptr %status"]),
+                         "\n".join(body)))
             return driver, ctypes.CFUNCTYPE(
-                None, *(ctypes_args + [ctypes.POINTER(ctypes.c_double)])), 2
+                None, *(ctypes_args + [ctypes.POINTER(ctypes.c_double),
+                                       ctypes.c_void_p])), 2
         driver = ("declare %s @__enzyme_fwddiff(ptr, ...)\n"
                   "define %s @derivative(%s) {\n"
                   "  %%r = call %s (ptr, ...) @__enzyme_fwddiff(ptr @\"%s\", %s)\n"
-                  "  ret %s %%r\n}\n" % (rll, rll, ", ".join(params), rll,
-                                         cf.native_name, ", ".join(args), rll))
-        return driver, ctypes.CFUNCTYPE(rct, *ctypes_args), 1
+                  "  ret %s %%r\n}\n" % (rll, rll,
+                                         ", ".join(params + ["ptr %status"]),
+                                         rll, cf.native_name, ", ".join(args),
+                                         rll))
+        return driver, ctypes.CFUNCTYPE(rct, *(ctypes_args +
+                                               [ctypes.c_void_p])), 1
 
     # -- calling -------------------------------------------------------------
 
@@ -325,16 +344,28 @@ class _Derivative:
             self.fast[key] = entry
         return entry
 
+    def _check_status(self, status, args):
+        """After a call: when the function raised, raise that exception
+        (the function runs again on copies of the arrays, so that the
+        exception comes with its own message)."""
+        if status.value == 0:
+            return
+        raise_again(self._njit, args)
+        raise AutodiffError("%s raised an exception inside the derivative"
+                            % self.func.__name__)
+
     def __call__(self, *args, tangents=None, shadows=None):
         import numpy as np
         if len(args) != len(self.params):
             raise TypeError("%s takes %d arguments" % (self.func.__name__,
                                                        len(self.params)))
         _, fn, count, plan, _, scalars_only = self._entry(args)
+        status = ctypes.c_int32(0)
         if scalars_only and self.mode == "reverse":
             # Scalars only: the driver takes the arguments as they are.
             out = (ctypes.c_double * max(count, 1))()
-            fn(*args, out)
+            fn(*args, out, ctypes.addressof(status))
+            self._check_status(status, args)
             leaves = out[:count]
             if self.val_and_grad:
                 grads = leaves[1:]
@@ -408,17 +439,19 @@ class _Derivative:
         if self.mode == "forward":
             if self.val_and_grad:
                 out = (ctypes.c_double * 2)()
-                fn(*call, out)
+                fn(*call, out, ctypes.addressof(status))
                 result = (out[0], out[1])
             else:
-                result = fn(*call)
+                result = fn(*call, ctypes.addressof(status))
             for original, copy in back:
                 original[...] = copy
+            self._check_status(status, args)
             return result
         out = (ctypes.c_double * max(count, 1))()
-        fn(*call, out)
+        fn(*call, out, ctypes.addressof(status))
         for original, copy in back:
             original[...] = copy
+        self._check_status(status, args)
         leaves = list(out)[:count]
         value = leaves.pop(0) if self.val_and_grad else None
         result = []
@@ -462,6 +495,44 @@ def _ll(numba_type):
     """The LLVM type of a callback parameter."""
     name = str(numba_type)
     return _SCALARS[name][0] if name in _SCALARS else "ptr"
+
+
+_STATUS_MARKER = 'metadata !"enzyme_const", ptr %status'
+
+
+def raise_again(njit, args):
+    """Runs `njit` on the arguments (arrays copied: the derivative has
+    already made the call's side effects) so that the exception it raised
+    inside the derivative is raised here with its message."""
+    import numpy as np
+    njit(*[np.array(v) if isinstance(v, np.ndarray) else v for v in args])
+
+
+def _share_environments(ir):
+    """Numba's functions find their environment (which `print()` and
+    object-mode fallbacks need) through globals Numba fills in its own
+    JIT; here the callback's module declares them instead of defining new
+    empty ones, and they are bound to Numba's (without this a `print()`
+    inside the function stops the call with "missing Environment")."""
+    import re
+    from numba.core.registry import cpu_target
+    engine = cpu_target.target_context.codegen()._engine
+    envs = []
+
+    def declare(match):
+        name = match.group(1)
+        try:
+            address = engine.get_global_value_address(name)
+        except Exception:  # pragma: no cover - not Numba's
+            address = 0
+        if not address:
+            return match.group(0)
+        envs.append((name, address))
+        return '@%s = external global i8*' % name
+
+    ir = re.sub(r'^@"?(_ZN08NumbaEnv[\w.$]+)"? = common [^\n]*$', declare,
+                ir, flags=re.M)
+    return ir, envs
 
 
 def _define_numba_symbols(jit, ir):

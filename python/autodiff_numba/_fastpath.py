@@ -29,6 +29,18 @@ def _contiguous(a, name, copied, writable, lines, back):
     return "c%d" % a.index
 
 
+def _raise_lines(plan):
+    """After the call: when the function raised inside the derivative
+    (status `st` set), run it again on copies of the arrays (`inner`, the
+    function's own dispatcher) so that its exception is raised here."""
+    again = ", ".join("a%d.copy()" % a.index if a.array else "a%d" % a.index
+                      for a in plan)
+    return ["    if st[0] != 0:",
+            "        inner(%s)" % again,
+            "        raise RuntimeError('the function raised an exception "
+            "inside the derivative')"]
+
+
 def _impl_source(plan, count, val_and_grad, copied=(), writable=()):
     """The implementation's source for one argument plan: `fn` is the
     compiled derivative (arrays as data pointer, shadow, shape; then the
@@ -51,9 +63,14 @@ def _impl_source(plan, count, val_and_grad, copied=(), writable=()):
             call.append("d%d.ctypes.data" % a.index)
             grads.append("d%d" % a.index)
         call += ["%s.shape[%d]" % (name, k) for k in range(a.ndim)]
-    lines.append("    out = np.empty(%d)" % max(count, 1))
-    lines.append("    fn(%s)" % ", ".join(call + ["out.ctypes.data"]))
+    # (The status word after the results, in the same buffer.)
+    lines.append("    out = np.empty(%d)" % (max(count, 1) + 1))
+    lines.append("    st = out[%d:].view(np.int32)" % max(count, 1))
+    lines.append("    st[0] = 0")
+    lines.append("    fn(%s)" % ", ".join(call + ["out.ctypes.data",
+                                                  "st.ctypes.data"]))
     lines += back
+    lines += _raise_lines(plan)
     slot = 1 if val_and_grad else 0
     results = []
     for g in grads:
@@ -92,14 +109,18 @@ def _forward_impl_source(plan, tangent_of, val_and_grad, copied, writable):
                          % (a.index, tangent, name))
             call.append("u%d.ctypes.data" % a.index)
         call += ["%s.shape[%d]" % (name, k) for k in range(a.ndim)]
+    lines.append("    st = np.zeros(1, np.int32)")
     if val_and_grad:  # {value, derivative} from the one call, into `out`
         lines.append("    out = np.empty(2)")
-        lines.append("    fn(%s)" % ", ".join(call + ["out.ctypes.data"]))
+        lines.append("    fn(%s)" % ", ".join(call + ["out.ctypes.data",
+                                                      "st.ctypes.data"]))
         lines += back
+        lines += _raise_lines(plan)
         lines.append("    return (out[0], out[1])")
     else:
-        lines.append("    r = fn(%s)" % ", ".join(call))
+        lines.append("    r = fn(%s)" % ", ".join(call + ["st.ctypes.data"]))
         lines += back
+        lines += _raise_lines(plan)
         lines.append("    return r")
     return "def impl(%s):\n%s\n" % (", ".join(params), "\n".join(lines))
 
@@ -136,11 +157,14 @@ def make_dispatcher(derivative):
             args += [ctypes.c_void_p if p is ctypes.c_void_p else p
                      for p in params]
         address = ctypes.cast(fn, ctypes.c_void_p).value
+        # (Last, the status an exception inside the function sets.)
         if forward and not derivative.val_and_grad:  # The derivative returned.
             ret = derivative._njit.overloads[types].signature.return_type
-            raw = ctypes.CFUNCTYPE(_scalar_ctype(ret), *args)(address)
+            raw = ctypes.CFUNCTYPE(_scalar_ctype(ret),
+                                   *(args + [ctypes.c_void_p]))(address)
         else:  # Results written to a buffer of doubles.
-            raw = ctypes.CFUNCTYPE(None, *(args + [ctypes.c_void_p]))(address)
+            raw = ctypes.CFUNCTYPE(None, *(args + [ctypes.c_void_p,
+                                                   ctypes.c_void_p]))(address)
         if forward:
             source = _forward_impl_source(plan, tangent_of,
                                           derivative.val_and_grad, copied,
@@ -148,7 +172,7 @@ def make_dispatcher(derivative):
         else:
             source = _impl_source(plan, count, derivative.val_and_grad,
                                   copied, writable)
-        scope = {"np": np, "fn": raw}
+        scope = {"np": np, "fn": raw, "inner": derivative._njit}
         exec(source, scope)
         impl = scope["impl"]
         impl._autodiff_keep = (entry, raw)  # the JIT and the prototype live on

@@ -34,18 +34,23 @@ class TorchFunction:
             def forward(ctx, *args):
                 values = [_to_numpy(a) for a in args]
                 value, grads = derivative(*values)
-                plan = derivative._entry(values)[3]
+                entry = derivative._entry(values)
+                plan, types = entry[3], entry[4]
                 active = [a.index for a in plan if a.active]
                 if len(active) == 1:
                     grads = (grads,)
+                # A gradient for each tensor argument (autograd takes
+                # none for an argument that is no tensor: a plain number).
                 per_arg = [None] * len(args)
                 for index, grad in zip(active, grads):
                     like = args[index]
-                    dtype = like.dtype if torch.is_tensor(like) else torch.float64
-                    per_arg[index] = torch.as_tensor(grad, dtype=dtype)
+                    if torch.is_tensor(like):
+                        per_arg[index] = torch.as_tensor(grad, dtype=like.dtype)
                 ctx.grads = per_arg
-                dtype = next((a.dtype for a in args if torch.is_tensor(a)),
-                             torch.float64)
+                # The value in the function's own result type (not the
+                # first tensor's: an index tensor would truncate it).
+                ret = derivative._njit.overloads[types].signature.return_type
+                dtype = torch.float32 if str(ret) == "float32" else torch.float64
                 return torch.tensor(value, dtype=dtype)
 
             @staticmethod

@@ -416,6 +416,80 @@ def test_torch_compat():
     assert torch.allclose(w.grad, w2.grad, rtol=1e-12)
 
 
+def test_torch_compat_integer_first_and_plain_scalar():
+    # The value has the function's result type, not the first tensor's (an
+    # integer tensor first made it an integer tensor, which backward()
+    # refused); an active scalar given as a plain number gets no gradient
+    # (backward() used to fail on it), given as a tensor it gets its own.
+    torch = pytest.importorskip("torch")
+
+    @enzyme_reverse(enzyme_const="n", torch_compat=True)
+    def head_sum(n, x, s):
+        t = 0.0
+        for i in range(n):
+            t += x[i] * s
+        return t + 0.25
+
+    n = torch.tensor(2)
+    x = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    value = head_sum(n, x, 1.5)
+    assert value.dtype == torch.float64
+    assert float(value) == pytest.approx(4.75, rel=1e-15)
+    value.backward()
+    assert x.grad.tolist() == [1.5, 1.5, 0.0]
+    x.grad = None
+    s = torch.tensor(1.5, dtype=torch.float64, requires_grad=True)
+    head_sum(n, x, s).backward()
+    assert x.grad.tolist() == [1.5, 1.5, 0.0]
+    assert float(s.grad) == pytest.approx(3.0, rel=1e-15)
+
+
+def test_exceptions_and_print_inside():
+    # An exception inside the function is raised by the derivative's call,
+    # with its own type and message, in both modes and through .jit (Numba
+    # used to print "Exception ignored" and the call returned zero
+    # gradients). print() inside the function prints (it used to stop the
+    # call with "missing Environment").
+    @enzyme_reverse(enzyme_dup="x")
+    def checked(x, s):
+        if s < 0:
+            raise ValueError("negative scale")
+        return np.sum(x * x) * s
+
+    @enzyme_forward()
+    def checked_forward(x, s):
+        if s < 0:
+            raise ValueError("negative scale")
+        return np.sum(x * x) * s
+
+    @enzyme_reverse()
+    def ratio(a, b):
+        return a / b
+
+    x = np.array([1.0, 2.0])
+    assert checked(x, 2.0).tolist() == [4.0, 8.0]
+    with pytest.raises(ValueError, match="negative scale"):
+        checked(x, -1.0)
+    with pytest.raises(ValueError, match="negative scale"):
+        checked.jit(x, -1.0)
+    assert x.tolist() == [1.0, 2.0]
+    assert checked.jit(x, 3.0).tolist() == [6.0, 12.0]
+    assert checked_forward(x, 2.0, tangents={"s": 1.0}) == 5.0
+    with pytest.raises(ValueError, match="negative scale"):
+        checked_forward(x, -2.0, tangents={"s": 1.0})
+    assert ratio(1.0, 2.0) == (0.5, -0.25)
+    with pytest.raises(ZeroDivisionError):
+        ratio(1.0, 0.0)
+
+    @enzyme_reverse(enzyme_dup="x")
+    def chatty(x, s):
+        print("chatty", s)
+        return np.sum(x * x) * s
+
+    assert chatty(x, 2.0).tolist() == [4.0, 8.0]
+    assert chatty.jit(x, 1.0).tolist() == [2.0, 4.0]
+
+
 def test_jit_dispatcher():
     # derivative.jit: the same gradients through a Numba dispatcher, from
     # Python and from @njit code; scalars, arrays and val_and_grad.
