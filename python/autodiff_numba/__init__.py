@@ -17,7 +17,7 @@ JIT, and the compiled derivative is called through ctypes. Compiled
 derivatives are cached per signature.
 
 Arguments: float64 and float32 scalars, integer scalars (constants), and
-1-D and 2-D float64 / float32 NumPy arrays (C-contiguous ones are passed
+float64 / float32 NumPy arrays of any number of dimensions (C-contiguous ones are passed
 as they are; Fortran-ordered and strided ones as C-contiguous copies,
 written back after the call). An active scalar's
 gradient is returned; an active array gets a zeroed shadow array that is
@@ -162,13 +162,13 @@ class _Derivative:
             if isinstance(t, numba.types.Array) and t.layout != "C":
                 t = t.copy(layout="C", readonly=False)
             ok = str(t) in _SCALARS or (
-                isinstance(t, numba.types.Array) and t.ndim in (1, 2) and
+                isinstance(t, numba.types.Array) and t.ndim >= 1 and
                 str(t.dtype) in ("float64", "float32"))
             if not ok:
                 raise AutodiffError(
                     "%s: argument `%s` has type %s; supported are float64, "
-                    "float32 and integer scalars and 1-D or 2-D float64 or "
-                    "float32 arrays" % (self.func.__name__, name, t))
+                    "float32 and integer scalars and float64 or float32 "
+                    "arrays" % (self.func.__name__, name, t))
             if str(t).startswith("int") and name in self.dup:
                 raise AutodiffError(
                     "%s: argument `%s` is an integer and cannot be active "
