@@ -150,6 +150,14 @@ private:
         if (isa<LoadInst>(i) || isa<CmpInst>(i))
           continue;
         if (const auto *st = dyn_cast<StoreInst>(i)) {
+          // -O0 code keeps the parameter in a stack slot of its own: what
+          // is loaded back from there.
+          if (const Value *slot = SlotHolding(*st, v)) {
+            for (const User *w : slot->users())
+              if (isa<LoadInst>(w))
+                work.push_back(w);
+            continue;
+          }
           // Storing through it, or storing the pointer itself somewhere.
           return true;
         }
@@ -176,6 +184,23 @@ private:
       }
     }
     return false;
+  }
+
+  /// The local `st` stores pointer `v` into, when that local is only
+  /// loaded from and given `v` (a parameter's -O0 stack slot).
+  static const Value *SlotHolding(const StoreInst &st, const Value *v) {
+    const auto *slot = dyn_cast<AllocaInst>(st.getPointerOperand());
+    if (st.getValueOperand() != v || !slot || !slot->isStaticAlloca())
+      return nullptr;
+    for (const User *w : slot->users()) {
+      if (isa<LoadInst>(w))
+        continue;
+      const auto *other = dyn_cast<StoreInst>(w);
+      if (!other || other->getValueOperand() != v ||
+          other->getPointerOperand() != slot)
+        return nullptr;
+    }
+    return slot;
   }
 
   DenseMap<const Argument *, bool> memo_;
@@ -636,6 +661,11 @@ PreservedAnalyses ActivityPrinterPass::run(Module &m,
     ActivityInfo::Compute(f, active, ret).Print(os_);
   }
   return PreservedAnalyses::all();
+}
+
+bool MayWriteThrough(const CallBase &call, unsigned i) {
+  WriteOracle oracle;
+  return oracle.MayWrite(call, i);
 }
 
 } // namespace autodiff

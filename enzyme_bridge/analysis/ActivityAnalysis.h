@@ -14,6 +14,7 @@
 #include "llvm/IR/PassManager.h"
 
 namespace llvm {
+class CallBase;
 class Argument;
 class Function;
 class Instruction;
@@ -29,6 +30,10 @@ namespace autodiff {
 bool CarriesDerivative(const llvm::Type *t);
 /// True for pointers and aggregates containing one.
 bool ContainsPointer(const llvm::Type *t);
+/// Whether the function `call` calls may write through its argument `i`
+/// (its attributes, or its body: stores, copies and calls that may write
+/// through what derives from it).
+bool MayWriteThrough(const llvm::CallBase &call, unsigned i);
 
 class ActivityInfo {
 public:

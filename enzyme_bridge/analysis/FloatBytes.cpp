@@ -689,6 +689,21 @@ static bool IsJoiningCall(const Value *v, unsigned depth) {
   return callee && depth < 4 && TurnedIntoResult(*callee, depth + 1);
 }
 
+std::string PointerIntoFloat(const Value *ptr,
+                             function_ref<const TypeInfo &()> types,
+                             const DataLayout &dl) {
+  Side s = SideOf(ptr, 1, dl);
+  const Place &p = s.place;
+  if (!p.obj || p.off <= 0 || (p.off % 8 == 0 && !s.described))
+    return "";
+  std::string cut = CutFloat(types().TypesAt(p.obj), p.off, p.off,
+                             s.described, /*whole=*/false, dl);
+  if (cut.empty())
+    return "";
+  return cut + " of `" + NameOf(p.obj) + "`, at byte " + std::to_string(p.off) +
+         " of it";
+}
+
 const Value *BitsTurnedIntoResult(const Function &f) {
   return TurnedIntoResult(f, 0);
 }

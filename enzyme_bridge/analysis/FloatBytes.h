@@ -80,6 +80,13 @@ std::string MisplacedFloatAccess(const llvm::Instruction &access,
                                  llvm::function_ref<const TypeInfo &()> types,
                                  const llvm::DataLayout &dl);
 
+/// Empty unless `ptr` points strictly inside a float the type analysis
+/// knows in its object (byte 4 of a double, the `uint32_t *` to its high
+/// word); then that float ("double at byte 0 of `%y`, at its byte 4").
+std::string PointerIntoFloat(const llvm::Value *ptr,
+                             llvm::function_ref<const TypeInfo &()> types,
+                             const llvm::DataLayout &dl);
+
 /// The diagnostic for `access` in `f` (both modes' emitters): empty when
 /// MisplacedFloatAccess finds nothing; `types` is `f`'s analysis, computed
 /// here when first needed.

@@ -103,9 +103,10 @@ bool MayReturnFloatBits(const Function &f, int64_t lo, int64_t hi) {
           return true;
         if (FloatLeafIn(s.value->getType(), s.lo, s.hi, dl))
           return true;
-        // A field declared integer (`p->n`) holds no float of its own.
-        if (!declared)
-          work.push_back({s.value, s.lo, s.hi});
+        // (A field declared integer holds what was stored in its bytes:
+        // a helper's `uint64_t` of a double's bits, not the `int` half
+        // of a `{float; int}` word, which the bytes tell apart.)
+        work.push_back({s.value, s.lo, s.hi});
       }
       continue;
     }

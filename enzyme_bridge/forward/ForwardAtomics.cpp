@@ -68,6 +68,7 @@ absl::Status ForwardEmitter::visitStoreInst(StoreInst &i) {
   if (absl::Status st = CheckUntrackedBitsStore(i); !st.ok())
     return st;
   AD_RETURN_IF_ERROR(CheckFloatPlacement(i));
+  AD_RETURN_IF_ERROR(CheckPartialFloatWrite(i));
   // Integer bits computed into memory that may be read as a float.
   if (HasT(val) && val->getType()->isIntegerTy() &&
       (isa<BinaryOperator>(val) || isa<CastInst>(val) ||

@@ -500,6 +500,38 @@ bool ForwardEmitter::PassesFloatBits(Value *a, bool loose) {
          IsFloatBits(a, 0, /*direct=*/false, loose);
 }
 
+/// A pointer into the middle of an active float (the `uint32_t *` to a
+/// double's high word) passed to a function that may write through it:
+/// what it writes changes part of the float, apart from its tangent (an
+/// increment of the exponent word gave a zero tangent, a constant word
+/// garbage).
+absl::Status ForwardEmitter::CheckPointersIntoFloats(CallBase &call,
+                                                     const DiffRequest &r) {
+  for (unsigned i = 0; i < r.args.size(); ++i) {
+    Value *a = call.getArgOperand(i);
+    if (r.args[i] != ArgActivity::Dup || !a->getType()->isPointerTy())
+      continue;
+    std::string inside = PointerIntoFloat(
+        a,
+        [&]() -> const TypeInfo & {
+          if (!types_)
+            types_.emplace(TypeInfo::Compute(out_));
+          return *types_;
+        },
+        out_.getDataLayout());
+    if (inside.empty() || !MayWriteThrough(call, i))
+      continue;
+    return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                   "argument " + std::to_string(i + 1) +
+                       " points inside the " + inside + ", and `" +
+                       r.fn->getName().str() +
+                       "` may write through it: a float changed in part "
+                       "has no derivative (pass the float, or change it as "
+                       "a floating-point value)");
+  }
+  return absl::OkStatus();
+}
+
 /// PassesFloatBits for a callee of the module; and a callee that makes
 /// its float result of its integer parameters (`asd(u)`, `join(hi, lo)`)
 /// is given their tangents' bits whatever this function knows of them
@@ -625,6 +657,7 @@ absl::Status ForwardEmitter::VisitModuleCall(CallBase &call, Function &callee) {
                        "` whose arguments do not match its definition (variadic "
                        "or called through a different function type)");
   DiffRequest r = CalleeRequest(call, callee);
+  AD_RETURN_IF_ERROR(CheckPointersIntoFloats(call, r));
   // Integer bits passed with their tangent: the callee may read them as a
   // float, so every float they have bytes of must be whole; or, when the
   // callee only makes its result of them (`join(hi, lo)`), that result.

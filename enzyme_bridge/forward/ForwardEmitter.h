@@ -68,8 +68,11 @@ public:
                    bool loose = false);
   absl::Status CheckNotFloatBits(llvm::Instruction &i);
   absl::Status CheckFloatPlacement(llvm::Instruction &access);
+  absl::Status CheckPartialFloatWrite(llvm::StoreInst &st);
   bool PassesFloatBits(llvm::Value *a, bool loose);
   bool PassesBitsInto(llvm::Value *a, llvm::Function *callee);
+  absl::Status CheckPointersIntoFloats(llvm::CallBase &call,
+                                       const DiffRequest &r);
   absl::Status CheckWholeFloatBytes(llvm::Instruction &i, llvm::Value *bits,
                                     llvm::Type *as,
                                     const llvm::CallBase *site = nullptr);

@@ -20,11 +20,14 @@
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/analysis/FloatBytes.h"
 #include "enzyme_bridge/analysis/LocalCopies.h"
+#include "enzyme_bridge/analysis/MemoryPlaces.h"
 #include "enzyme_bridge/forward/ForwardEmitter.h"
 #include "enzyme_bridge/analysis/ReturnedBits.h"
 #include "support/StatusMacros.h"
 
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
@@ -463,6 +466,21 @@ static bool IsByteMoveOf(const Instruction &i, const Value *v) {
   return false;
 }
 
+/// Whether integer `v` is computed from an integer parameter (through
+/// integer steps, a few back).
+static bool FromIntegerParameter(const Value *v, unsigned depth) {
+  if (isa<Argument>(v))
+    return v->getType()->isIntOrIntVectorTy();
+  const auto *i = dyn_cast<Instruction>(v);
+  if (!i || depth > 8 ||
+      !(isa<BinaryOperator>(i) || isa<CastInst>(i) || isa<FreezeInst>(i) ||
+        isa<SelectInst>(i)))
+    return false;
+  return any_of(i->operands(), [&](const Use &op) {
+    return FromIntegerParameter(op.get(), depth + 1);
+  });
+}
+
 /// Whether the integer result of `i` flows, through integer operations,
 /// into a floating-point value again: reinterpreted as one, or stored into
 /// active memory that holds floats.
@@ -487,12 +505,22 @@ bool ForwardEmitter::FloatBitsReachFloat(Instruction &i) {
       // scale(a, 2); }` passing on a {float; int} in an i64). (Not after
       // integer steps: `n++` on the int half of such a word is no
       // arithmetic on the float.)
-      if (isa<ReturnInst>(ui) && moved.count(v))
+      // (After integer steps too when the caller asked for this
+      // function's tangent bits, which it reads as a float, and the bits
+      // are made here, not handed in by the caller: the caller knows its
+      // own word's layout, `n++` on the `int` half of a `{float; int}`
+      // word is no arithmetic on the float.)
+      if (isa<ReturnInst>(ui) &&
+          (moved.count(v) ||
+           (req_.return_tangent && !FromIntegerParameter(&i, 0))))
         return true;
       // Passed to a function of the module, which may turn it into a float.
       if (auto *call = dyn_cast<CallBase>(ui)) {
         Function *callee = call->getCalledFunction();
-        if (callee && !callee->isDeclaration() && is_contained(call->args(), v))
+        // (Or through a pointer, which may be one of them.)
+        if ((!callee || !callee->isDeclaration()) &&
+            !isa<InlineAsm>(call->getCalledOperand()) &&
+            is_contained(call->args(), v))
           return true;
         // An integer intrinsic (a byte swap) passes the bits on.
         if (isa<IntrinsicInst>(call) && call->getType()->isIntOrIntVectorTy()) {
@@ -506,9 +534,20 @@ bool ForwardEmitter::FloatBitsReachFloat(Instruction &i) {
         // (A store after `i` goes through an address not visited yet:
         // its object's shadow tells.)
         Value *to = st->getPointerOperand();
-        if (st->getValueOperand() != v ||
-            !(HasT(to) || HasT(getUnderlyingObject(to))))
+        if (st->getValueOperand() != v)
           continue;
+        // A global anyone may read as a float: its tangent is asked for,
+        // and the store without a shadow to take it is refused (as when
+        // the bits are a bitcast's).
+        if (auto *g = dyn_cast<GlobalVariable>(getUnderlyingObject(to));
+            g && !g->isConstant())
+          return true;
+        if (!(HasT(to) || HasT(getUnderlyingObject(to))))
+          continue;
+        // A place in a local known only at run time (`v[i] = bits`):
+        // whatever reads the local may read them.
+        if (LocatePlace(to, out_.getDataLayout()).off < 0)
+          return true;
         // The caller's memory: what it does with the bits is its own
         // (a `uint32_t w[2]` it fills with a helper and joins into a
         // double with another).
@@ -546,7 +585,11 @@ bool ForwardEmitter::FloatBitsReachFloat(Instruction &i) {
         for (LoadInst *ld : reads) {
           if (FloatLeafIn(ld->getType(), 0, 1 << 20, out_.getDataLayout()))
             return true;
-          if (ld->getType()->isIntOrIntVectorTy()) {
+          // (A struct of integers too: -O0 code returns `{uint64_t u;
+          // int k}` by loading its slot whole.)
+          if (ld->getType()->isIntOrIntVectorTy() ||
+              (ld->getType()->isAggregateType() &&
+               !CarriesDerivative(ld->getType()))) {
             work.push_back(ld);
             if (moved.count(v))
               moved.insert(ld);
@@ -653,6 +696,49 @@ absl::Status ForwardEmitter::CheckFloatPlacement(Instruction &access) {
   if (problem.empty())
     return absl::OkStatus();
   return ErrorAt(absl::StatusCode::kUnimplemented, access, problem);
+}
+
+/// Integer bits without a tangent (a constant byte, a word computed from
+/// nothing active) written over part of an active float (a helper setting
+/// byte 7 of its caller's double): the float changes in part, its tangent
+/// would keep garbage bytes. (Zeros are let through: clearing low bytes
+/// is how a Dekker split is written, and zeroing every byte gives 0.)
+absl::Status ForwardEmitter::CheckPartialFloatWrite(StoreInst &st) {
+  Value *val = st.getValueOperand();
+  if (!val->getType()->isIntegerTy() || HasT(val))
+    return absl::OkStatus();
+  if (auto *k = dyn_cast<Constant>(val); k && k->isNullValue())
+    return absl::OkStatus();
+  const DataLayout &dl = out_.getDataLayout();
+  Place p = LocatePlace(st.getPointerOperand(), dl);
+  if (!p.obj || p.off < 0)
+    return absl::OkStatus();
+  if (!types_)
+    types_.emplace(TypeInfo::Compute(out_));
+  int64_t lo = p.off;
+  int64_t hi = lo + int64_t(dl.getTypeStoreSize(val->getType()));
+  for (const auto &[o, t] : types_->TypesAt(p.obj).at) {
+    if (o < 0 || t.kind != BaseType::Float || !t.fp)
+      continue;
+    int64_t w = int64_t(dl.getTypeStoreSize(t.fp).getFixedValue());
+    bool overlaps = lo < o + w && o < hi;
+    bool whole = lo <= o && o + w <= hi;
+    if (!overlaps || whole)
+      continue;
+    std::string fp;
+    raw_string_ostream os(fp);
+    t.fp->print(os);
+    return ErrorAt(absl::StatusCode::kUnimplemented, st,
+                   "integer bits that carry no derivative are written over "
+                   "bytes " +
+                       std::to_string(lo - o) + " to " +
+                       std::to_string(std::min(hi, o + w) - o - 1) +
+                       " of the active " + os.str() + " at byte " +
+                       std::to_string(o) +
+                       ": a float changed in part has no derivative (change "
+                       "it as a floating-point value)");
+  }
+  return absl::OkStatus();
 }
 
 /// Integer bits about to be read as a float (`as`), or stored where a
