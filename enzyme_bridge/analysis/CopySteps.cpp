@@ -76,7 +76,20 @@ std::optional<Side> SideOf(const Value *ptr, const TypeInfo &types,
   Place p = LocatePlace(ptr, dl);
   if (!p.obj || !p.obj->getType()->isPointerTy())
     return std::nullopt;
-  std::optional<FloatGrid> grid = GridOf(types.TypesAt(p.obj), dl);
+  // A parameter its caller described: the caller's floats, as it laid
+  // them out (this function's own byte accesses there would make them
+  // "anything").
+  std::optional<FloatGrid> grid;
+  if (const auto *arg = dyn_cast<Argument>(p.obj)) {
+    Attribute attr = arg->getParent()->getAttributes().getParamAttr(
+        arg->getArgNo(), "enzyme_type");
+    if (attr.isStringAttribute())
+      grid = GridOf(ParseEnzymeTypeString(attr.getValueAsString(),
+                                          arg->getContext(), true),
+                    dl);
+  }
+  if (!grid)
+    grid = GridOf(types.TypesAt(p.obj), dl);
   if (!grid)
     return std::nullopt;
   return Side{p.obj, *grid};

@@ -18,9 +18,12 @@
 #include "enzyme_bridge/analysis/FloatBytes.h"
 #include "enzyme_bridge/forward/ForwardEmitter.h"
 #include "enzyme_bridge/analysis/ReturnedBits.h"
+#include "enzyme_bridge/analysis/MemoryPlaces.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/rules/BlasRules.h"
 #include "enzyme_bridge/rules/Rules.h"
+
+#include "llvm/Analysis/ValueTracking.h"
 #include "support/StatusMacros.h"
 
 #include "llvm/IR/Constants.h"
@@ -591,11 +594,77 @@ void ForwardEmitter::AddArgumentTypes(CallBase &call, DiffRequest &r) {
       passed.push_back(TOrZero(a, lane));
     std::string t = CallerPointerType(*types_, passed,
                                       callee_types_.Of(*r.fn), *r.fn->getArg(k));
+    // A local this function keeps a float's bits in as an integer (the
+    // `uint64_t` a helper returned them in, at -O0), which its accesses
+    // alone type as an integer: the callee must not take it for one.
+    if (HoldsFloatBits(a) && !r.fn->getArg(k)->hasAttribute("enzyme_type"))
+      t = "{[-1]:Pointer, [-1,-1]:Anything}";
+    // A local declared as doubles whose bytes the callee also moves as
+    // chars is "anything" to the analysis; its declaration says where its
+    // floats are (a helper reversing the bytes of its caller's double).
+    else if (t.find("Anything") != std::string::npos)
+      if (std::string declared = DeclaredFloats(a); !declared.empty())
+        t = declared;
     if (t.empty())
       continue;
     r.arg_types.resize(r.fn->arg_size());
     r.arg_types[k] = std::move(t);
   }
+}
+
+/// For a pointer to an element of a local declared as floats (`double
+/// y`, `double a[3]`): those floats, relative to the pointer, as a
+/// request's type string; empty otherwise.
+std::string ForwardEmitter::DeclaredFloats(Value *ptr) {
+  const DataLayout &dl = out_.getDataLayout();
+  Place p = LocatePlace(ptr, dl);
+  auto *local = dyn_cast_or_null<AllocaInst>(p.obj);
+  if (!local || p.off < 0 || !local->isStaticAlloca())
+    return "";
+  Type *t = local->getAllocatedType();
+  uint64_t count = 1;
+  if (auto *at = dyn_cast<ArrayType>(t)) {
+    count = at->getNumElements();
+    t = at->getElementType();
+  }
+  if (!t->isFloatingPointTy() || count == 0 || count > 64)
+    return "";
+  int64_t w = int64_t(dl.getTypeAllocSize(t));
+  if (p.off % w != 0)
+    return "";
+  std::string name;
+  raw_string_ostream os(name);
+  t->print(os);
+  std::string out = "{[-1]:Pointer";
+  for (int64_t at = 0; p.off + at < int64_t(count) * w; at += w)
+    out += ", [-1," + std::to_string(at) + "]:Float@" + name;
+  return out + "}";
+}
+
+/// Whether `ptr` points into a local of this function that an integer
+/// with a tangent (a float's bits) was stored into.
+bool ForwardEmitter::HoldsFloatBits(Value *ptr) {
+  auto *local = dyn_cast<AllocaInst>(getUnderlyingObject(ptr));
+  if (!local)
+    return false;
+  SmallVector<Value *, 8> work;
+  work.push_back(local);
+  SmallPtrSet<Value *, 16> seen;
+  while (!work.empty()) {
+    Value *v = work.pop_back_val();
+    if (!seen.insert(v).second || seen.size() > 64)
+      continue;
+    for (User *u : v->users()) {
+      if (isa<GetElementPtrInst>(u) || isa<BitCastInst>(u))
+        work.push_back(u);
+      else if (auto *st = dyn_cast<StoreInst>(u);
+               st && st->getPointerOperand() == v &&
+               st->getValueOperand()->getType()->isIntOrIntVectorTy() &&
+               HasT(st->getValueOperand()))
+        return true;
+    }
+  }
+  return false;
 }
 
 SmallVector<Value *, 8> ForwardEmitter::DerivativeArgs(CallBase &call,

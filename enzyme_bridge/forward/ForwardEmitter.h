@@ -71,6 +71,8 @@ public:
   absl::Status CheckPartialFloatWrite(llvm::StoreInst &st);
   bool PassesFloatBits(llvm::Value *a, bool loose);
   bool PassesBitsInto(llvm::Value *a, llvm::Function *callee);
+  bool HoldsFloatBits(llvm::Value *ptr);
+  std::string DeclaredFloats(llvm::Value *ptr);
   absl::Status CheckPointersIntoFloats(llvm::CallBase &call,
                                        const DiffRequest &r);
   absl::Status CheckWholeFloatBytes(llvm::Instruction &i, llvm::Value *bits,
