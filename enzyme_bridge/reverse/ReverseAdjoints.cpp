@@ -560,12 +560,43 @@ absl::Status ReverseEmitter::visitLoadInst(LoadInst &i) {
   return absl::OkStatus();
 }
 
+/// A pointer stored into a stack slot that also holds floats at other
+/// times (optimized Numba code reuses an array struct's slot for the
+/// float a BLAS dot product writes): the forward sweep left the shadow
+/// pointer in the slot's shadow, where the float's adjoint would be
+/// accumulated on top of its bits (a gradient scaled by whatever those
+/// bits read as). Going backwards past the store, the slot held what was
+/// there before it: its shadow starts from zero.
+void ReverseEmitter::ClearReusedSlot(StoreInst &st) {
+  Value *ptr = st.getPointerOperand();
+  Type *t = st.getValueOperand()->getType();
+  if (!t->isPtrOrPtrVectorTy() || !shadows_.count(ptr) ||
+      !isa<AllocaInst>(getUnderlyingObject(ptr)))
+    return;
+  Value *shadow = LookupShadow(ptr);
+  if (!shadow || IsNullShadow(shadows_.lookup(ptr)))
+    return;
+  if (!types_)
+    types_.emplace(TypeInfo::Compute(out_));
+  MemoryTypes mt = types_->TypesAt(ptr);
+  int64_t size = int64_t(out_.getDataLayout().getTypeStoreSize(t));
+  bool floats = false;
+  for (int64_t off = 0; off < size && !floats; ++off) {
+    BaseType::Kind kind = mt.Lookup(off).kind;
+    floats = kind == BaseType::Float || kind == BaseType::Anything;
+  }
+  if (floats)
+    rb_.CreateAlignedStore(Constant::getNullValue(t), shadow, st.getAlign());
+}
+
 absl::Status ReverseEmitter::visitStoreInst(StoreInst &i) {
   UndoStore(i);
   Value *v = i.getValueOperand();
   Value *ptr = i.getPointerOperand();
-  if (!HoldsFloat(v->getType()))
+  if (!HoldsFloat(v->getType())) {
+    ClearReusedSlot(i);
     return CheckNoFloatBits(i, ptr, v->getType());
+  }
   if (i.isAtomic())
     return Unsupported(i, "an atomic store of floating-point data");
   if (Active(v))

@@ -388,6 +388,8 @@ private:
   absl::Status IntegerOverFloats(llvm::Instruction &i, llvm::Value *ptr,
                                  llvm::Type *ty);
   absl::Status CheckFloatPlacement(llvm::Instruction &access);
+  void ClearReusedSlot(llvm::StoreInst &st);
+  void ClearSlotForFloat(llvm::StoreInst &store);
   absl::Status CheckNoFloatBits(llvm::Instruction &i, llvm::Value *ptr,
                                 llvm::Type *ty);
   bool Active(const llvm::Value *v) const { return activity_->IsActive(v); }

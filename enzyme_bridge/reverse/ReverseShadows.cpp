@@ -311,10 +311,41 @@ Value *ReverseEmitter::ShadowAddress(Value *v, unsigned depth) {
   return nullptr;
 }
 
+/// A float stored into a stack slot that held pointers before (optimized
+/// Numba code reuses an array struct's slot for the float a BLAS dot
+/// product writes): the forward sweep left a shadow pointer in the slot's
+/// shadow, and the float's adjoint would accumulate on top of its bits.
+/// The float's life starts here: its shadow starts from zero. (Stack
+/// slots only: a caller's memory holds the caller's seeds. The reverse
+/// sweep clears the shadow where a pointer is stored over a float:
+/// ClearReusedSlot.)
+void ReverseEmitter::ClearSlotForFloat(StoreInst &store) {
+  Type *t = store.getValueOperand()->getType();
+  Value *ptr = store.getPointerOperand();
+  if (!HoldsFloat(t) || !isa<AllocaInst>(getUnderlyingObject(ptr)))
+    return;
+  Value *sp = KnownShadow(ptr);
+  if (!sp || isa<ConstantPointerNull>(sp))
+    return;
+  if (!types_)
+    types_.emplace(TypeInfo::Compute(out_));
+  MemoryTypes mt = types_->TypesAt(ptr);
+  int64_t size = int64_t(out_.getDataLayout().getTypeStoreSize(t));
+  for (int64_t off = 0; off < size; ++off) {
+    BaseType::Kind kind = mt.Lookup(off).kind;
+    if (kind == BaseType::Pointer || kind == BaseType::Anything) {
+      fb_.CreateAlignedStore(Constant::getNullValue(t), sp, store.getAlign());
+      return;
+    }
+  }
+}
+
 absl::Status ReverseEmitter::ShadowStore(StoreInst &store) {
   Value *v = store.getValueOperand();
-  if (!ContainsPointer(v->getType()))
+  if (!ContainsPointer(v->getType())) {
+    ClearSlotForFloat(store);
     return absl::OkStatus();
+  }
   Value *sv = KnownShadow(v);
   Value *sp = KnownShadow(store.getPointerOperand());
   if (!Active(v)) {
