@@ -344,6 +344,24 @@ class _Derivative:
             self.fast[key] = entry
         return entry
 
+    def _check_names(self, plan, tangents, shadows):
+        """tangents= and shadows= name active arguments; shadows= only
+        arrays (a scalar's gradient is returned)."""
+        active = {a.name for a in plan if a.active}
+        for given, what in ((tangents, "tangents"), (shadows, "shadows")):
+            unknown = sorted(set(given or ()) - active)
+            if unknown:
+                raise AutodiffError("%s: %s= names %s, not an active argument"
+                                    % (self.func.__name__, what,
+                                       ", ".join(unknown)))
+        scalars = sorted(a.name for a in plan
+                         if a.active and not a.array and a.name in
+                         (shadows or {}))
+        if scalars:
+            raise AutodiffError("%s: shadows= names %s, a scalar: its "
+                                "gradient is returned, not accumulated"
+                                % (self.func.__name__, ", ".join(scalars)))
+
     def _check_status(self, status, args):
         """After a call: when the function raised, raise that exception
         (the function runs again on copies of the arrays, so that the
@@ -360,6 +378,7 @@ class _Derivative:
             raise TypeError("%s takes %d arguments" % (self.func.__name__,
                                                        len(self.params)))
         _, fn, count, plan, _, scalars_only = self._entry(args)
+        self._check_names(plan, tangents, shadows)
         status = ctypes.c_int32(0)
         if scalars_only and self.mode == "reverse":
             # Scalars only: the driver takes the arguments as they are.
@@ -371,13 +390,6 @@ class _Derivative:
                 grads = leaves[1:]
                 return leaves[0], (grads[0] if len(grads) == 1 else tuple(grads))
             return leaves[0] if count == 1 else tuple(leaves)
-        active = {a.name for a in plan if a.active}
-        for given, what in ((tangents, "tangents"), (shadows, "shadows")):
-            unknown = sorted(set(given or ()) - active)
-            if unknown:
-                raise AutodiffError("%s: %s= names %s, not an active argument"
-                                    % (self.func.__name__, what,
-                                       ", ".join(unknown)))
         # Arrays of other layouts go in as C-contiguous copies, written
         # back after the call (the function may update them in place).
         work = {a.index: np.ascontiguousarray(args[a.index]) for a in plan
@@ -413,6 +425,11 @@ class _Derivative:
                             "%s: the shadow of `%s` must be an array of the "
                             "same shape and dtype" % (self.func.__name__,
                                                        a.name))
+                    elif not given.flags.writeable:
+                        raise AutodiffError(
+                            "%s: the shadow of `%s` is read-only; the "
+                            "gradient is added into it" % (self.func.__name__,
+                                                           a.name))
                     else:
                         shadow = np.ascontiguousarray(given)
                         if shadow is not given:

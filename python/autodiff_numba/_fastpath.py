@@ -107,6 +107,10 @@ def _forward_impl_source(plan, tangent_of, val_and_grad, copied, writable):
         if a.active:
             lines.append("    u%d = np.ascontiguousarray(%s).astype(%s.dtype)"
                          % (a.index, tangent, name))
+            # (A tangent of another shape would be read past its end.)
+            lines.append("    if u%d.shape != %s.shape:" % (a.index, name))
+            lines.append("        raise ValueError('the tangent of an array "
+                         "argument must have its shape')")
             call.append("u%d.ctypes.data" % a.index)
         call += ["%s.shape[%d]" % (name, k) for k in range(a.ndim)]
     lines.append("    st = np.zeros(1, np.int32)")

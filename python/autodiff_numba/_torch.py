@@ -19,7 +19,9 @@ def _to_numpy(value):
     array = value.detach().cpu().numpy()
     if array.ndim == 0:
         return array.item()
-    return np.ascontiguousarray(array)
+    # A copy: a function that updates an argument in place must not change
+    # a tensor behind autograd's back.
+    return np.array(array, order="C", copy=True)
 
 
 class TorchFunction:
@@ -55,6 +57,14 @@ class TorchFunction:
 
             @staticmethod
             def backward(ctx, grad_output):
+                # The gradient is a constant here: its own derivative (a
+                # second derivative, create_graph=True) would be silently
+                # missing the function's curvature.
+                if torch.is_grad_enabled():
+                    raise RuntimeError(
+                        "%s: torch_compat gives first derivatives only; "
+                        "backward with create_graph=True (a second "
+                        "derivative) is not supported" % derivative.func.__name__)
                 return tuple(None if g is None else g * grad_output
                              for g in ctx.grads)
 

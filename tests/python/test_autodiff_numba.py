@@ -509,6 +509,69 @@ def test_torch_compat_integer_first_and_plain_scalar():
     assert float(s.grad) == pytest.approx(3.0, rel=1e-15)
 
 
+def test_shadow_and_tangent_checks():
+    # A read-only shadow array, shadows= naming an active scalar, and a
+    # forward .jit tangent of another shape are errors (the first two were
+    # ignored or written silently, the last read past the tangent's end).
+    @enzyme_reverse()
+    def weighted(x, a):
+        return np.sum(x * x) * a
+
+    frozen = np.zeros(3)
+    frozen.flags.writeable = False
+    with pytest.raises(AutodiffError, match="read-only"):
+        weighted(np.ones(3), 2.0, shadows={"x": frozen})
+    with pytest.raises(AutodiffError, match="a scalar: its gradient is returned"):
+        weighted(np.ones(3), 2.0, shadows={"a": np.zeros(1)})
+
+    @enzyme_reverse()
+    def scalars(a, b):
+        return a * b
+
+    with pytest.raises(AutodiffError, match="a scalar"):
+        scalars(1.0, 2.0, shadows={"a": np.zeros(1)})
+
+    @enzyme_forward()
+    def total(x):
+        return np.sum(x * x)
+
+    x = np.arange(5.0)
+    assert total.jit(x, np.ones(5)) == pytest.approx(2 * np.sum(x))
+    with pytest.raises(ValueError, match="must have its shape"):
+        total.jit(x, np.ones(3))
+    with pytest.raises(ValueError, match="must have its shape"):
+        total.jit(x, 1.0)
+
+
+def test_torch_compat_first_order_only_and_inputs_kept():
+    # Second derivatives through torch_compat are refused (they came out
+    # without the function's curvature), and a function updating its
+    # argument in place leaves the tensor alone.
+    torch = pytest.importorskip("torch")
+
+    @enzyme_reverse(torch_compat=True)
+    def cube_sum(x):
+        return np.sum(x ** 3)
+
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    loss = cube_sum(x) * torch.sum(x)
+    (g,) = torch.autograd.grad(loss, x)
+    assert g.tolist() == pytest.approx([3 * 3 + 9, 12 * 3 + 9])
+    with pytest.raises(RuntimeError, match="first derivatives only"):
+        torch.autograd.grad(cube_sum(x) * torch.sum(x), x, create_graph=True)
+
+    @enzyme_reverse(torch_compat=True)
+    def scale_first(x):
+        x[0] = 10.0 * x[0]
+        return x[0] + x[1]
+
+    y = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    value = scale_first(y)
+    value.backward()
+    assert y.detach().tolist() == [1.0, 2.0]
+    assert float(value) == 12.0 and y.grad.tolist() == [10.0, 1.0]
+
+
 def test_exceptions_and_print_inside():
     # An exception inside the function is raised by the derivative's call,
     # with its own type and message, in both modes and through .jit (Numba
