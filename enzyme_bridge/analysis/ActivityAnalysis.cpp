@@ -77,14 +77,28 @@ static bool MovesRawBits(const Instruction &i) {
 
 /// An integer computed from a pointer's address (ptrtoint, then adds,
 /// multiplies, shifts, masks).
-static bool IsAddressArithmetic(const Value *v, unsigned depth = 0) {
+static bool IsAddressArithmetic(const Value *v,
+                                SmallPtrSetImpl<const Value *> &seen,
+                                unsigned depth) {
   if (isa<PtrToIntInst>(v))
     return true;
-  const auto *bo = dyn_cast<BinaryOperator>(v);
-  if (!bo || depth > 6)
+  if (depth > 8 || !seen.insert(v).second)
     return false;
-  return IsAddressArithmetic(bo->getOperand(0), depth + 1) ||
-         IsAddressArithmetic(bo->getOperand(1), depth + 1);
+  // An address carried round a loop (`p += 8` on the integer).
+  if (const auto *phi = dyn_cast<PHINode>(v))
+    return any_of(phi->incoming_values(), [&](const Value *in) {
+      return IsAddressArithmetic(in, seen, depth + 1);
+    });
+  const auto *bo = dyn_cast<BinaryOperator>(v);
+  if (!bo)
+    return false;
+  return IsAddressArithmetic(bo->getOperand(0), seen, depth + 1) ||
+         IsAddressArithmetic(bo->getOperand(1), seen, depth + 1);
+}
+
+static bool IsAddressArithmetic(const Value *v) {
+  SmallPtrSet<const Value *, 16> seen;
+  return IsAddressArithmetic(v, seen, 0);
 }
 
 /// The value an atomicrmw or cmpxchg stores; null for other instructions.

@@ -390,6 +390,8 @@ private:
   absl::Status CheckFloatPlacement(llvm::Instruction &access);
   void ClearReusedSlot(llvm::StoreInst &st);
   void ClearSlotForFloat(llvm::StoreInst &store);
+  absl::Status FillAddressPhis(
+      llvm::ArrayRef<std::pair<llvm::PHINode *, llvm::PHINode *>> phis);
   absl::Status CheckNoFloatBits(llvm::Instruction &i, llvm::Value *ptr,
                                 llvm::Type *ty);
   bool Active(const llvm::Value *v) const { return activity_->IsActive(v); }
@@ -458,6 +460,8 @@ private:
   // Forward sweep.
   llvm::IRBuilder<> fb_;
   llvm::DenseMap<llvm::Value *, llvm::Value *> shadows_;
+  /// Shadow phis of integer phis that carry addresses (BuildShadows).
+  llvm::DenseMap<llvm::PHINode *, llvm::PHINode *> address_phis_;
   /// The sink arena's shadow (ShadowArenas.h), made at the entry on first
   /// use; once made, stores of active data check they do not go there.
   llvm::Value *sink_shadow_ = nullptr;

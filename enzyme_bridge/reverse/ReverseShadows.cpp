@@ -217,6 +217,29 @@ void ReverseEmitter::CheckNotSink(Value *shadow) {
     rb_.CreateCall(CheckSinkHelper(*out_.getParent()), {shadow});
 }
 
+/// Whether integer `v` is an address: a pointer's, or one computed from
+/// it by adding, subtracting or or-ing offsets, through phis.
+static bool IsAddressInteger(const Value *v,
+                             SmallPtrSetImpl<const Value *> &seen,
+                             unsigned depth = 0) {
+  if (isa<PtrToIntInst>(v))
+    return true;
+  if (depth > 8 || !seen.insert(v).second)
+    return false;
+  if (const auto *phi = dyn_cast<PHINode>(v))
+    return any_of(phi->incoming_values(), [&](const Value *in) {
+      return IsAddressInteger(in, seen, depth + 1);
+    });
+  const auto *bo = dyn_cast<BinaryOperator>(v);
+  if (!bo || (bo->getOpcode() != Instruction::Add &&
+              bo->getOpcode() != Instruction::Sub &&
+              bo->getOpcode() != Instruction::Or))
+    return false;
+  return IsAddressInteger(bo->getOperand(0), seen, depth + 1) ||
+         (bo->getOpcode() == Instruction::Add &&
+          IsAddressInteger(bo->getOperand(1), seen, depth + 1));
+}
+
 absl::Status ReverseEmitter::BuildShadows() {
   for (auto &entry : cloned_.shadows)
     shadows_[entry.first] = entry.second[0];
@@ -250,6 +273,22 @@ absl::Status ReverseEmitter::BuildShadows() {
       }
     }
 
+  // Integer phis of addresses (a loop walking an array by adding to its
+  // address as an integer, as Numba's `for v in x` becomes): the shadow's
+  // address walks along in a phi of its own.
+  SmallVector<std::pair<PHINode *, PHINode *>, 8> address_phis;
+  for (BasicBlock *bb : blocks_)
+    for (PHINode &phi : bb->phis()) {
+      SmallPtrSet<const Value *, 16> seen;
+      if (!phi.getType()->isIntegerTy() || !IsAddressInteger(&phi, seen))
+        continue;
+      fb_.SetInsertPoint(&phi);
+      PHINode *s = fb_.CreatePHI(phi.getType(), phi.getNumIncomingValues(),
+                                 phi.getName() + "'");
+      address_phis_[&phi] = s;
+      address_phis.push_back({&phi, s});
+    }
+
   // Over the primal's instructions only: the shadows made here are
   // inserted among them and must not be visited in turn.
   for (BasicBlock *bb : blocks_)
@@ -276,6 +315,8 @@ absl::Status ReverseEmitter::BuildShadows() {
         return st;
     }
 
+  if (absl::Status st = FillAddressPhis(address_phis); !st.ok())
+    return st;
   for (auto &[phi, s] : phis)
     for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k) {
       Value *in = JoinedShadow(phi->getIncomingValue(k));
@@ -288,7 +329,45 @@ absl::Status ReverseEmitter::BuildShadows() {
   return absl::OkStatus();
 }
 
+/// The incoming shadow addresses of the address phis made in
+/// BuildShadows, each computed where its primal is (after its definition,
+/// or at the end of the incoming block); a phi one of whose incoming
+/// addresses has no shadow is dropped when nothing used it, reported when
+/// something did.
+absl::Status ReverseEmitter::FillAddressPhis(
+    ArrayRef<std::pair<PHINode *, PHINode *>> phis) {
+  for (auto &[phi, s] : phis) {
+    bool complete = true;
+    for (unsigned k = 0; k < phi->getNumIncomingValues() && complete; ++k) {
+      Value *in = phi->getIncomingValue(k);
+      BasicBlock *from = phi->getIncomingBlock(k);
+      if (auto *def = dyn_cast<Instruction>(in))
+        fb_.SetInsertPoint(isa<PHINode>(def)
+                               ? &*def->getParent()->getFirstInsertionPt()
+                               : def->getNextNode());
+      else
+        fb_.SetInsertPoint(from->getTerminator());
+      // (A constant, a path's sentinel or undef, is no address of active
+      // memory: the same constant.)
+      Value *addr = isa<Constant>(in) ? in : ShadowAddress(in);
+      complete = addr != nullptr;
+      if (complete)
+        s->addIncoming(addr, from);
+    }
+    if (complete)
+      continue;
+    if (!s->use_empty())
+      return Unsupported(*phi, "a phi joining addresses computed on "
+                               "integers, one of which has no shadow");
+    address_phis_.erase(phi);
+    s->eraseFromParent();
+  }
+  return absl::OkStatus();
+}
+
 Value *ReverseEmitter::ShadowAddress(Value *v, unsigned depth) {
+  if (auto *phi = dyn_cast<PHINode>(v))
+    return address_phis_.lookup(phi);
   if (auto *p2i = dyn_cast<PtrToIntInst>(v)) {
     Value *sp = KnownShadow(p2i->getOperand(0));
     return sp ? fb_.CreatePtrToInt(sp, v->getType(), v->getName() + "'")
