@@ -129,6 +129,7 @@ class _Derivative:
         self.val_and_grad = val_and_grad
         self.cache = {}  # Numba types -> compiled entry
         self.fast = {}  # Python types -> the same entry
+        self._scalar_kinds = {}  # parameter -> "a float" or "an integer"
         self._njit = None
         self._dispatcher = None
 
@@ -173,6 +174,18 @@ class _Derivative:
                 raise AutodiffError(
                     "%s: argument `%s` is an integer and cannot be active "
                     "(enzyme_dup)" % (self.func.__name__, name))
+            # A scalar that was a float in an earlier call and is an
+            # integer now (or the other way round) would change which
+            # gradients come back: `gx, ga = f(x, 2)` unpacked gx.
+            if str(t) in _SCALARS and name not in self.const:
+                kind = "an integer" if str(t).startswith("int") else "a float"
+                seen = self._scalar_kinds.setdefault(name, kind)
+                if seen != kind:
+                    raise AutodiffError(
+                        "%s: argument `%s` is %s here and was %s in an "
+                        "earlier call, which changes the gradients returned; "
+                        "pass %s (or name it in enzyme_const)"
+                        % (self.func.__name__, name, kind, seen, seen))
             out.append(t)
         return tuple(out)
 

@@ -59,7 +59,36 @@ def _raise(error, what):
     text = ctypes.cast(error, ctypes.c_char_p).value if error.value else None
     if error.value:
         lib.ad_free_error(error)
-    raise AutodiffError("%s: %s" % (what, text.decode() if text else "failed"))
+    raise AutodiffError("%s: %s" % (what, readable(text.decode())
+                                     if text else "failed"))
+
+
+def _numba_name(match):
+    """`module.qualname` of a name Numba mangled (`_ZN8__main__5innerB2v3
+    ...E...`): its length-prefixed parts, up to the ABI tag or the
+    argument types."""
+    text, parts = match.group(0), []
+    text = text[text.find("_ZN"):]
+    at = 3
+    while at < len(text) and text[at].isdigit():
+        end = at
+        while end < len(text) and text[end].isdigit():
+            end += 1
+        size = int(text[at:end])
+        parts.append(text[end:end + size])
+        at = end + size
+    if not parts:
+        return text
+    name = ".".join(parts).replace("_3c", "<").replace("_3e", ">")
+    return name.replace("<dynamic>.callback", "the C callback")
+
+
+def readable(message):
+    """A diagnostic with Numba's mangled function names (the C callback
+    `cfunc._ZN13_3cdynamic_3e8callbackB2v...`, inner functions
+    `_ZN8__main__5innerB2v3...`) shown as Python names."""
+    import re
+    return re.sub(r"(?:cfunc\.)?_ZN[0-9A-Za-z_$]+", _numba_name, message)
 
 
 class Jit:

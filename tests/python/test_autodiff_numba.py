@@ -532,6 +532,30 @@ def test_iteration_and_row_sums():
     assert np.allclose(row_sums(A), want, rtol=1e-15, atol=0)
 
 
+def test_messages_name_python_functions_and_scalar_kinds_stay():
+    # The core's diagnostics name the Python functions, not Numba's
+    # mangled symbols; an integer where an earlier call had a float (which
+    # silently changed the gradients returned) is an error.
+    @enzyme_reverse()
+    def weighted(x, a):
+        return np.sum(x * x) * a
+
+    x = np.array([1.0, 2.0])
+    gx, ga = weighted(x, 2.0)
+    assert gx.tolist() == [4.0, 8.0] and ga == 5.0
+    with pytest.raises(AutodiffError, match="is an integer here and was a float"):
+        weighted(x, 2)
+
+    from autodiff_numba._capi import readable
+    text = readable("in function `cfunc._ZN13_3cdynamic_3e8callbackB2v8B44c8t"
+                    "JTIcFHzwl2ILiXkcBV0KBSiNiHkkANTZhEkUQPZoAE10float64_2ax` "
+                    "(while generating `diffe_cfunc._ZN13_3cdynamic_3e8callback"
+                    "B2v8B44c8tE10float64_2ax`), call to `_ZN5numba2np6linalg15"
+                    "outer_impl_noneB3v45B42c8tJTIcFHzwl2ILiXkcBV0KBSmNG`")
+    assert text == ("in function `the C callback` (while generating `diffe_the "
+                    "C callback`), call to `numba.np.linalg.outer_impl_none`")
+
+
 def test_shadow_and_tangent_checks():
     # A read-only shadow array, shadows= naming an active scalar, and a
     # forward .jit tangent of another shape are errors (the first two were
