@@ -185,7 +185,7 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
   if (callee && callee->isDeclaration() &&
       (VisitOutputPointerMath(call, callee->getName()) ||
        VisitComplexCall(call, callee->getName()) ||
-       VisitGammaCall(call, callee->getName())))
+       VisitGammaCall(call, NumbaMathName(callee->getName()))))
     return absl::OkStatus();
   if (isa<InvokeInst>(call) && callee && callee->isDeclaration())
     return ErrorAt(absl::StatusCode::kUnimplemented, call,

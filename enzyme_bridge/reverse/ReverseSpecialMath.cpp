@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
+#include "enzyme_bridge/rules/Rules.h"
 #include "enzyme_bridge/rules/Digamma.h"
 
 #include "llvm/Analysis/ConstantFolding.h"
@@ -49,7 +50,8 @@ bool ReverseEmitter::VisitSpecialMath(CallBase &call) {
     return false;
   Type *fp = arg->getType();
   Module &m = *out_.getParent();
-  StringRef base = BaseName(callee->getName());
+  std::string name = NumbaMathName(callee->getName());
+  StringRef base = BaseName(name);
   bool gamma = (base == "lgamma" || base == "tgamma") &&
                call.arg_size() == 1 && call.getType() == fp;
   bool frexp = (base == "frexp" && call.arg_size() == 2 &&

@@ -51,6 +51,22 @@ std::string RoundedOperationRule(StringRef op) {
 
 } // namespace
 
+std::string NumbaMathName(StringRef name) {
+  // NumPy's npymath (`npy_log2`, `npy_exp2`, `npy_logaddexp`) and
+  // Numba's helpers for `math.gamma` and friends.
+  if (name.consume_front("npy_"))
+    return name.str();
+  StringRef rest = name;
+  if (rest.consume_front("numba_")) {
+    if (rest == "gamma" || rest == "gammaf")
+      return "t" + rest.str();
+    if (rest == "lgamma" || rest == "lgammaf" || rest == "erf" ||
+        rest == "erff" || rest == "erfc" || rest == "erfcf")
+      return rest.str();
+  }
+  return name.str();
+}
+
 std::string LibdeviceRuleName(StringRef name) {
   if (!name.consume_front("__nv_"))
     return "";

@@ -602,6 +602,8 @@ const DerivativeRule *FindRule(const llvm::Instruction &inst) {
              !callee->getName().starts_with("llvm.") &&
              !IsInstructionRule(callee->getName())) {
     rule = FindRuleByName(callee->getName());
+    if (!rule)
+      rule = FindRuleByName(NumbaMathName(callee->getName()));
   }
   return rule && CallFitsRule(*call, *rule) ? rule : nullptr;
 }

@@ -196,6 +196,10 @@ std::vector<DerivativeRule> BuildTable() {
   t.Math("log2", {Div(C(1), Mul(X, C(kLn2)))});
   t.Math("log10", {Div(C(1), Mul(X, C(kLn10)))});
   t.Libm("log1p", {Div(C(1), Add(X, C(1)))});
+  // NumPy's logaddexp(x, y) = log(e^x + e^y), logaddexp2 in base 2
+  // (npymath's names; NumbaMathName maps `npy_logaddexp` here).
+  t.Libm("logaddexp", {Call("exp", Sub(X, R)), Call("exp", Sub(Y, R))});
+  t.Libm("logaddexp2", {Call("exp2", Sub(X, R)), Call("exp2", Sub(Y, R))});
 
   // Scaling by a power of two: x * 2^n with an integer n.
   const RuleExpr *TwoToN = Call("exp2", N(1));

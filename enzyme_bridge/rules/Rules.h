@@ -55,6 +55,10 @@ bool IsGpuModule(const llvm::Module &m);
 /// other names (GpuMath.cpp).
 std::string LibdeviceRuleName(llvm::StringRef name);
 
+/// The libm name of a math helper Numba calls (`npy_log2` -> "log2",
+/// `numba_gamma` -> "tgamma"); `name` itself for other names.
+std::string NumbaMathName(llvm::StringRef name);
+
 /// The rule name of an `llvm.nvvm.*` intrinsic's base name
 /// (`llvm.nvvm.sqrt.rn.d` -> "llvm.sqrt"); empty when it has none.
 std::string NvvmRuleName(llvm::StringRef name);

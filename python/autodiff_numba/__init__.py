@@ -573,11 +573,21 @@ def _define_numba_symbols(jit, ir):
     from numba import _helperlib
     from numba.core.runtime import _nrt_python
     declared = set(re.findall(r'^declare [^@]*@"?([\w.$]+)"?\(', ir, re.M))
+    defined = set()
     for prefix, helpers in (("NRT_", _nrt_python.c_helpers),
                             ("numba_", _helperlib.c_helpers)):
         for key, address in helpers.items():
             if prefix + key in declared:
                 jit.define_symbol(prefix + key, address)
+                defined.add(prefix + key)
+    # NumPy's math (`npy_log2`, `npy_logaddexp`) and other helpers Numba
+    # registers with LLVM's symbol table (`numba_gamma`).
+    import llvmlite.binding as ll
+    for name in declared - defined:
+        if name.startswith(("npy_", "numba_")):
+            address = ll.address_of_symbol(name)
+            if address:
+                jit.define_symbol(name, address)
 
 
 def enzyme_reverse(enzyme_const=None, enzyme_dup=None, val_and_grad=False,

@@ -556,6 +556,28 @@ def test_messages_name_python_functions_and_scalar_kinds_stay():
                     "C callback`), call to `numba.np.linalg.outer_impl_none`")
 
 
+def test_numpy_math_helpers():
+    # Numba calls NumPy's npymath (`npy_log2`, `npy_exp2`, `npy_logaddexp`)
+    # and its own helpers (`numba_gamma`): derivatives in both modes (they
+    # were "no body and no derivative rule").
+    cases = {
+        "log2": (lambda x: np.log2(x), lambda x: 1 / (x * math.log(2))),
+        "exp2": (lambda x: np.exp2(x), lambda x: 2 ** x * math.log(2)),
+        "logaddexp": (lambda x: np.logaddexp(x, 0.5),
+                      lambda x: math.exp(x) / (math.exp(x) + math.exp(0.5))),
+        "logaddexp2": (lambda x: np.logaddexp2(x, 0.5),
+                       lambda x: 2 ** x / (2 ** x + 2 ** 0.5)),
+        "gamma": (lambda x: math.gamma(x), None),
+    }
+    for name, (f, exact) in cases.items():
+        x = 1.3
+        g = enzyme_reverse()(f)(x)
+        d = enzyme_forward()(f)(x, tangents={f.__code__.co_varnames[0]: 1.0})
+        want = exact(x) if exact else fd(f, [x], 0)
+        assert g == pytest.approx(want, rel=1e-6 if exact is None else 1e-13), name
+        assert d == pytest.approx(g, rel=1e-13), name
+
+
 def test_shadow_and_tangent_checks():
     # A read-only shadow array, shadows= naming an active scalar, and a
     # forward .jit tangent of another shape are errors (the first two were

@@ -198,6 +198,17 @@ const std::vector<Primal> &Primals() {
       {{"carg"},
        Binary([](double x, double y) { return std::atan2(y, x); }),
        {{1.3, 2.1}, {-0.5, 0.9}, {0.7, -1.4}}},
+      // NumPy's (npymath, what Numba calls).
+      {{"logaddexp"},
+       Binary([](double x, double y) {
+         return std::log(std::exp(x) + std::exp(y));
+       }),
+       {{1.3, 0.5}, {-2.0, 0.9}}},
+      {{"logaddexp2"},
+       Binary([](double x, double y) {
+         return std::log2(std::exp2(x) + std::exp2(y));
+       }),
+       {{1.3, 0.5}, {-2.0, 0.9}}},
       {{"logb"},
        Unary([](double x) { return std::logb(x); }),
        {{1.3}, {-5.5}, {0.3}}},
