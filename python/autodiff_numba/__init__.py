@@ -29,7 +29,7 @@ for an inner @njit function (_custom.py). See docs/host-api.md.
 import ctypes
 
 from ._capi import AutodiffError, Jit, library
-from ._custom import custom_adjoint, glue_for, reroute
+from ._custom import custom_adjoint, generation, glue_for, reroute
 
 __all__ = ["AutodiffError", "custom_adjoint", "enzyme_reverse",
            "enzyme_forward", "version"]
@@ -130,6 +130,7 @@ class _Derivative:
         self.cache = {}  # Numba types -> compiled entry
         self.fast = {}  # Python types -> the same entry
         self._scalar_kinds = {}  # parameter -> "a float" or "an integer"
+        self._generation = generation()
         self._njit = None
         self._dispatcher = None
 
@@ -344,6 +345,13 @@ class _Derivative:
         # The Python types of the arguments (with the arrays' dtype and
         # dimensions) find the compiled derivative without asking Numba,
         # whose typeof costs more than the call.
+        if self.mode == "reverse" and self._generation != generation():
+            # An adjoint registered since this derivative was compiled:
+            # every signature is compiled again with it.
+            self._njit = None
+            self._generation = generation()
+            self.cache.clear()
+            self.fast.clear()
         key = tuple(map(type, args))
         if _ndarray() in key:
             key = tuple((type(v), getattr(v, "dtype", None),
@@ -356,6 +364,20 @@ class _Derivative:
                 entry = self.cache[types] = self._compile(types)
             self.fast[key] = entry
         return entry
+
+    def _check_aliasing(self, plan, args):
+        """Two active arrays over the same memory (`f(a, a)`): each would
+        get a shadow of its own, and the gradients would not add up to the
+        call's (6a for 8a when one is updated in place)."""
+        import numpy as np
+        arrays = [a for a in plan if a.array and a.active]
+        for i, a in enumerate(arrays):
+            for b in arrays[i + 1:]:
+                if np.shares_memory(args[a.index], args[b.index]):
+                    raise AutodiffError(
+                        "%s: active arguments `%s` and `%s` share memory; a "
+                        "gradient for each is not defined (pass a copy for "
+                        "one of them)" % (self.func.__name__, a.name, b.name))
 
     def _check_names(self, plan, tangents, shadows):
         """tangents= and shadows= name active arguments; shadows= only
@@ -403,6 +425,7 @@ class _Derivative:
                 grads = leaves[1:]
                 return leaves[0], (grads[0] if len(grads) == 1 else tuple(grads))
             return leaves[0] if count == 1 else tuple(leaves)
+        self._check_aliasing(plan, args)
         # Arrays of other layouts go in as C-contiguous copies, written
         # back after the call (the function may update them in place).
         work = {a.index: np.ascontiguousarray(args[a.index]) for a in plan

@@ -28,6 +28,13 @@ import itertools
 import types as pytypes
 
 _REGISTRY = {}  # id(inner dispatcher) -> _Custom
+# Counts registrations: a derivative made before one recompiles after it.
+_GENERATION = [0]
+
+
+def generation():
+    """How many adjoints have been registered so far."""
+    return _GENERATION[0]
 _BY_SYMBOL = {}  # ad_custom_<k> -> _Instance
 _COUNTER = itertools.count()
 
@@ -316,6 +323,7 @@ def custom_adjoint(inner):
 
     def register(vjp):
         _REGISTRY[id(inner)] = _Custom(inner, vjp)
+        _GENERATION[0] += 1
         _REROUTED.clear()
         return vjp
     return register

@@ -578,6 +578,24 @@ def test_numpy_math_helpers():
         assert d == pytest.approx(g, rel=1e-13), name
 
 
+def test_aliased_active_arrays():
+    # The same memory for two active arrays has no gradient for each (the
+    # two shadows gave 6a where the call's derivative is 8a).
+    @enzyme_reverse()
+    def doubled_dot(x, y):
+        for i in range(x.shape[0]):
+            x[i] = 2.0 * x[i]
+        return np.sum(x * y)
+
+    a = np.array([1.0, 2.0, 3.0])
+    with pytest.raises(AutodiffError, match="share memory"):
+        doubled_dot(a, a)
+    with pytest.raises(AutodiffError, match="share memory"):
+        doubled_dot(a[:2], a[1:])
+    gx, gy = doubled_dot(a.copy(), a.copy())
+    assert gx.tolist() == [2.0, 4.0, 6.0] and gy.tolist() == [2.0, 4.0, 6.0]
+
+
 def test_shadow_and_tangent_checks():
     # A read-only shadow array, shadows= naming an active scalar, and a
     # forward .jit tangent of another shape are errors (the first two were

@@ -174,3 +174,27 @@ def test_adjoint_sees_the_arrays_of_the_call():
     x = np.array([1.0, 2.0, -3.0])
     assert np.allclose(on_temporary(x), 8.0 * x, rtol=1e-14)
     assert np.allclose(then_overwritten(x), 2.0 * x, rtol=1e-14)
+
+
+@numba.njit
+def _late_square(a):
+    return a * a
+
+
+def _calls_late_square(a):
+    return _late_square(a)
+
+
+def test_adjoint_registered_after_first_use():
+    # A derivative used before an adjoint of a function it calls was
+    # registered uses the adjoint afterwards, for the signatures it had
+    # compiled too (it kept differentiating the function itself).
+    grad = enzyme_reverse()(_calls_late_square)
+    assert grad(3.0) == pytest.approx(6.0)
+
+    @custom_adjoint(_late_square)
+    def _late_square_vjp(a, dout):
+        return 100.0 * dout  # deliberately not the derivative: visible
+
+    assert grad(3.0) == pytest.approx(100.0)
+    assert grad(np.float32(3.0)) == pytest.approx(100.0)
