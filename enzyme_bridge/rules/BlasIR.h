@@ -80,9 +80,11 @@ bool IsNumbaGemv(const llvm::Function &f);
 ReverseRule GemvReverseRule(llvm::Function &f);
 llvm::Function *GemvForwardRule(llvm::Function &f);
 
-/// axpy, scal and nrm2, cblas and Fortran forms, double and float
-/// (BlasLevel1.cpp).
+/// axpy, scal and nrm2, cblas and Fortran forms, double and float, and
+/// Numba's nrm2 helper (BlasLevel1.cpp).
 bool IsCblasLevel1(const llvm::Function &f);
+/// Numba's `numba_xxnrm2` (the element type chosen by its kind).
+bool IsNumbaLevel1(const llvm::Function &f);
 /// Whether the level-1 function writes through parameter `arg`.
 bool Level1WritesParam(const llvm::Function &f, unsigned arg);
 ReverseRule Level1ReverseRule(llvm::Function &f);

@@ -4,8 +4,11 @@
 // double *y, int incy)` (y += alpha x), `void cblas_dscal(int n,
 // double alpha, double *x, int incx)` (x = alpha x) and `double
 // cblas_dnrm2(int n, const double *x, int incx)` (the Euclidean norm), their
-// single precision forms (`cblas_saxpy`, ...), and Fortran's `daxpy_`,
-// `dscal_`, `dnrm2_`, `saxpy_`, ... (every argument by pointer):
+// single precision forms (`cblas_saxpy`, ...), Fortran's `daxpy_`,
+// `dscal_`, `dnrm2_`, `saxpy_`, ... (every argument by pointer), and
+// Numba's `int numba_xxnrm2(char kind, intp n, void *x, intp incx,
+// void *result)` behind `np.linalg.norm` (element type chosen by `kind` at
+// run time, the norm written through `result`, whose shadow holds the seed):
 //   axpy forward: dy += dalpha x + alpha dx; reverse: dx += alpha G,
 //                 dalpha = G . x, G (the adjoint of y) passes on. The tape
 //                 keeps alpha and x.
@@ -37,9 +40,24 @@ enum class Level1 { Axpy, Nrm2, Scal };
 
 struct Level1Kind {
   Level1 op;
-  Type *elt;
+  Type *elt; ///< Null for Numba's helper (chosen by `kind` at run time).
   bool fortran;
+  bool numba = false;
 };
+
+/// `int numba_xxnrm2(char kind, intp n, void *x, intp incx, void *result)`.
+bool IsNumbaNrm2(const Function &f) {
+  FunctionType *t = f.getFunctionType();
+  if (f.getName() != "numba_xxnrm2" || t->isVarArg() ||
+      t->getNumParams() != 5 || !t->getReturnType()->isIntegerTy())
+    return false;
+  static const bool pointer[5] = {false, false, true, false, true};
+  for (unsigned k = 0; k < 5; ++k)
+    if (t->getParamType(k)->isPointerTy() != pointer[k] ||
+        (!pointer[k] && !t->getParamType(k)->isIntegerTy()))
+      return false;
+  return true;
+}
 
 /// Which level-1 function `f` is, by name and signature.
 std::optional<Level1Kind> Classify(const Function &f) {
@@ -48,6 +66,8 @@ std::optional<Level1Kind> Classify(const Function &f) {
   LLVMContext &c = f.getContext();
   if (t->isVarArg())
     return std::nullopt;
+  if (IsNumbaNrm2(f))
+    return Level1Kind{Level1::Nrm2, nullptr, false, true};
   // Parameter shapes: 'i' integer, 'f' the element type, 'p' pointer.
   auto shape = [&](const char *want, Type *elt) {
     if (t->getNumParams() != strlen(want))
@@ -90,6 +110,8 @@ struct Ops {
         *y = nullptr, *incy = nullptr;
   /// Shadows (tangents) of x and y; for Fortran, alpha's pointer's too.
   Value *dx = nullptr, *dy = nullptr, *dalpha_ptr = nullptr;
+  /// Numba's helper: its kind, and the result pointer and its shadow.
+  Value *kind = nullptr, *result = nullptr, *dresult = nullptr;
 };
 
 Ops Read(IRBuilder<> &b, const Level1Kind &k, ArrayRef<Value *> values,
@@ -99,6 +121,16 @@ Ops Read(IRBuilder<> &b, const Level1Kind &k, ArrayRef<Value *> values,
     return b.CreateSExtOrTrunc(v, b.getInt64Ty());
   };
   Ops o;
+  if (k.numba) {
+    o.kind = values[0];
+    o.n = size(1);
+    o.x = values[2];
+    o.dx = shadows[2];
+    o.incx = size(3);
+    o.result = values[4];
+    o.dresult = shadows[4];
+    return o;
+  }
   o.n = size(0);
   if (k.op == Level1::Nrm2) {
     o.x = values[1];
@@ -210,9 +242,8 @@ Value *EmitScaledReverse(IRBuilder<> &b, const Level1Kind &k, const Ops &o,
   return b.CreateLoad(elt, dalpha);
 }
 
-void EmitNrm2Reverse(IRBuilder<> &b, const Level1Kind &k, const Ops &o,
-                     Value *dret, Value *tape) {
-  Type *elt = k.elt;
+void EmitNrm2Reverse(IRBuilder<> &b, Type *elt, const Ops &o, Value *dret,
+                     Value *tape) {
   Value *norm = b.CreateLoad(elt, tape);
   Value *tx = b.CreateGEP(elt, tape, b.getInt64(1));
   // dret / r, or 0 at r = 0 (a subgradient).
@@ -227,6 +258,101 @@ void EmitNrm2Reverse(IRBuilder<> &b, const Level1Kind &k, const Ops &o,
     Value *add = lb.CreateFMul(scale, xi);
     lb.CreateStore(lb.CreateFAdd(old, add), pdx);
   });
+}
+
+/// Numba's nrm2 helper, augmented: the tape holds the norm, then x's n
+/// elements (room for doubles, whatever the kind); returns {tape, status}.
+Function *MakeNumbaAugment(Function &f, const Level1Kind &k) {
+  LLVMContext &c = f.getContext();
+  Type *ptr = PointerType::getUnqual(c);
+  Function *have = nullptr;
+  Function *aug = NewRule(f, "__autodiff_blas_augment_",
+                          StructType::get(c, {ptr, f.getReturnType()}), {},
+                          have);
+  if (!aug)
+    return have;
+  IRBuilder<> b(BasicBlock::Create(c, "entry", aug));
+  RuleArgs r = SplitArgs(*aug, f);
+  Ops o = Read(b, k, r.value, r.shadow);
+  Value *tape = NewTape(b, b.getDoubleTy(), o.n);
+  CallInst *status = b.CreateCall(&f, r.value);
+  ForElementType(b, nullptr, o.kind, "numba_xxnrm2",
+                 [&](IRBuilder<> &eb, Type *elt) {
+    Value *tx = eb.CreateGEP(elt, tape, eb.getInt64(1));
+    CopyVector(eb, elt, o.x, o.incx, o.n, tx);
+    eb.CreateStore(eb.CreateLoad(elt, o.result), tape);
+  });
+  Value *res = b.CreateInsertValue(PoisonValue::get(aug->getReturnType()),
+                                   tape, {0});
+  b.CreateRet(b.CreateInsertValue(res, status, {1}));
+  return aug;
+}
+
+/// Numba's nrm2 helper, reversed: the seed is the adjoint in the result's
+/// shadow, which it consumes.
+Function *MakeNumbaReverse(Function &f, const Level1Kind &k) {
+  LLVMContext &c = f.getContext();
+  Type *ptr = PointerType::getUnqual(c);
+  Function *have = nullptr;
+  Function *rev = NewRule(f, "__autodiff_blas_reverse_", Type::getVoidTy(c),
+                          {ptr}, have);
+  if (!rev)
+    return have;
+  IRBuilder<> b(BasicBlock::Create(c, "entry", rev));
+  RuleArgs r = SplitArgs(*rev, f);
+  Value *tape = rev->getArg(rev->arg_size() - 1);
+  Ops o = Read(b, k, r.value, r.shadow);
+  ForElementType(b, nullptr, o.kind, "numba_xxnrm2",
+                 [&](IRBuilder<> &eb, Type *elt) {
+    Value *seed = eb.CreateLoad(elt, o.dresult, "seed");
+    eb.CreateStore(ConstantFP::get(elt, 0.0), o.dresult);
+    EmitNrm2Reverse(eb, elt, o, seed, tape);
+  });
+  FreeTape(b, tape);
+  b.CreateRetVoid();
+  return rev;
+}
+
+/// dr = (x . dx) / r, or 0 at r = 0.
+Value *EmitNrm2Tangent(IRBuilder<> &b, Type *elt, const Ops &o, Value *norm) {
+  AllocaInst *dot = b.CreateAlloca(elt);
+  b.CreateStore(ConstantFP::get(elt, 0.0), dot);
+  EmitLoop(b, o.n, [&](IRBuilder<> &lb, Value *i) {
+    Value *xi = lb.CreateLoad(elt, Element(lb, elt, o.x, i, o.incx, o.n));
+    Value *dxi = lb.CreateLoad(elt, Element(lb, elt, o.dx, i, o.incx, o.n));
+    Value *term = lb.CreateFMul(xi, dxi);
+    Value *sum = lb.CreateLoad(elt, dot);
+    lb.CreateStore(lb.CreateFAdd(sum, term), dot);
+  });
+  Value *zero = ConstantFP::get(elt, 0.0);
+  Value *isZero = b.CreateFCmpOEQ(norm, zero);
+  Value *sum = b.CreateLoad(elt, dot);
+  Value *quotient = b.CreateFDiv(sum, norm);
+  return b.CreateSelect(isZero, zero, quotient);
+}
+
+/// Numba's nrm2 helper, forward: calls it, writes the norm's tangent
+/// through the result's tangent pointer and returns {status, 0}.
+Function *MakeNumbaForward(Function &f, const Level1Kind &k) {
+  LLVMContext &c = f.getContext();
+  Type *rt = f.getReturnType();
+  auto *pair = StructType::get(c, {rt, rt});
+  Function *have = nullptr;
+  Function *fwd = NewRule(f, "__autodiff_blas_forward_", pair, {}, have);
+  if (!fwd)
+    return have;
+  IRBuilder<> b(BasicBlock::Create(c, "entry", fwd));
+  RuleArgs r = SplitArgs(*fwd, f);
+  Ops o = Read(b, k, r.value, r.shadow);
+  CallInst *status = b.CreateCall(&f, r.value);
+  ForElementType(b, nullptr, o.kind, "numba_xxnrm2",
+                 [&](IRBuilder<> &eb, Type *elt) {
+    Value *norm = eb.CreateLoad(elt, o.result);
+    eb.CreateStore(EmitNrm2Tangent(eb, elt, o, norm), o.dresult);
+  });
+  Value *res = b.CreateInsertValue(PoisonValue::get(pair), status, {0});
+  b.CreateRet(b.CreateInsertValue(res, Constant::getNullValue(rt), {1}));
+  return fwd;
 }
 
 /// The reverse rule: returns cblas's dalpha; Fortran's goes to the shadow
@@ -249,7 +375,7 @@ Function *MakeReverse(Function &f, const Level1Kind &k) {
   Value *tape = rev->getArg(rev->arg_size() - 1);
   Ops o = Read(b, k, r.value, r.shadow);
   if (nrm2) {
-    EmitNrm2Reverse(b, k, o, rev->getArg(rev->arg_size() - 2), tape);
+    EmitNrm2Reverse(b, k.elt, o, rev->getArg(rev->arg_size() - 2), tape);
     FreeTape(b, tape);
     b.CreateRetVoid();
     return rev;
@@ -284,20 +410,7 @@ Function *MakeForward(Function &f, const Level1Kind &k) {
   Type *elt = k.elt;
   if (nrm2) {
     CallInst *norm = b.CreateCall(&f, values);
-    AllocaInst *dot = b.CreateAlloca(elt);
-    b.CreateStore(ConstantFP::get(elt, 0.0), dot);
-    EmitLoop(b, o.n, [&](IRBuilder<> &lb, Value *i) {
-      Value *xi = lb.CreateLoad(elt, Element(lb, elt, o.x, i, o.incx, o.n));
-      Value *dxi = lb.CreateLoad(elt, Element(lb, elt, o.dx, i, o.incx, o.n));
-      Value *term = lb.CreateFMul(xi, dxi);
-      Value *sum = lb.CreateLoad(elt, dot);
-      lb.CreateStore(lb.CreateFAdd(sum, term), dot);
-    });
-    Value *zero = ConstantFP::get(elt, 0.0);
-    Value *isZero = b.CreateFCmpOEQ(norm, zero);
-    Value *sum = b.CreateLoad(elt, dot);
-    Value *quotient = b.CreateFDiv(sum, norm);
-    Value *tangent = b.CreateSelect(isZero, zero, quotient);
+    Value *tangent = EmitNrm2Tangent(b, elt, o, norm);
     Value *res = b.CreateInsertValue(PoisonValue::get(rt), norm, {0});
     b.CreateRet(b.CreateInsertValue(res, tangent, {1}));
     return fwd;
@@ -328,8 +441,12 @@ Function *MakeForward(Function &f, const Level1Kind &k) {
 
 bool IsCblasLevel1(const Function &f) { return Classify(f).has_value(); }
 
+bool IsNumbaLevel1(const Function &f) { return IsNumbaNrm2(f); }
+
 bool Level1WritesParam(const Function &f, unsigned arg) {
   std::optional<Level1Kind> k = Classify(f);
+  if (k && k->numba)
+    return arg == 4; // the result
   if (!k || k->op == Level1::Nrm2)
     return false;
   return arg == (k->op == Level1::Axpy ? 4u : 2u);
@@ -339,11 +456,14 @@ ReverseRule Level1ReverseRule(Function &f) {
   Level1Kind k = *Classify(f);
   ReverseRule r;
   r.source = "the built-in BLAS rules";
-  r.augment = MakeAugment(f, k);
-  r.reverse = MakeReverse(f, k);
+  r.augment = k.numba ? MakeNumbaAugment(f, k) : MakeAugment(f, k);
+  r.reverse = k.numba ? MakeNumbaReverse(f, k) : MakeReverse(f, k);
   return r;
 }
 
-Function *Level1ForwardRule(Function &f) { return MakeForward(f, *Classify(f)); }
+Function *Level1ForwardRule(Function &f) {
+  Level1Kind k = *Classify(f);
+  return k.numba ? MakeNumbaForward(f, k) : MakeForward(f, k);
+}
 
 } // namespace autodiff::blas

@@ -397,7 +397,7 @@ std::optional<ReverseRule> BuiltinReverseRule(Function &f) {
 std::string BuiltinRuleLimitation(const CallBase &call, const Function &f) {
   std::optional<DotSignature> dot = Classify(f);
   bool numba = (dot && dot->form == DotForm::Numba) || IsNumbaGemv(f) ||
-               IsNumbaGemm(f);
+               IsNumbaGemm(f) || IsNumbaLevel1(f);
   if (!numba || call.arg_size() == 0)
     return "";
   auto *kind = dyn_cast<ConstantInt>(call.getArgOperand(0));

@@ -20,6 +20,7 @@
 ; BAD-DAG: in function `z` (while generating `diffe_z`), call to `numba_xxdot`: the derivative of numba_xxdot for complex numbers (kind 'z') is not built in; register a rule for it
 ; BAD-DAG: in function `z` (while generating `fwddiffe_z`), call to `numba_xxdot`: the derivative of numba_xxdot for complex numbers (kind 'z') is not built in; register a rule for it
 ; BAD-DAG: in function `zg` (while generating `diffe_zg`), call to `numba_xxgemm`: the derivative of numba_xxgemm for complex numbers (kind 'c') is not built in; register a rule for it
+; BAD-DAG: in function `zn` (while generating `diffe_zn`), call to `numba_xxnrm2`: the derivative of numba_xxnrm2 for complex numbers (kind 'z') is not built in; register a rule for it
 ; BAD-DAG: in function `p` (while generating `diffe_p`), call to `few`: the reverse rule registered for `few` by `__enzyme_register_gradient_few`: `few_aug` takes 1 parameters, expected 2: ptr (parameter 0 of `few`), ptr (the shadow of parameter 0 of `few`)
 
 ;--- good.ll
@@ -118,7 +119,15 @@ define double @zg(ptr %a) {
   %v = load double, ptr %c
   ret double %v
 }
+declare i32 @numba_xxnrm2(i8, i64, ptr, i64, ptr)
+define double @zn(ptr %x) {
+  %out = alloca double
+  %st = call i32 @numba_xxnrm2(i8 122, i64 2, ptr %x, i64 1, ptr %out)
+  %v = load double, ptr %out
+  ret double %v
+}
 define void @caller(ptr %p, ptr %dp, double %x) {
+  call void (...) @__enzyme_autodiff(ptr @zn, ptr %p, ptr %dp)
   call void (...) @__enzyme_autodiff(ptr @zg, ptr %p, ptr %dp)
   %f = call double (...) @__enzyme_fwddiff(ptr @z, ptr %p, ptr %dp)
   call void (...) @__enzyme_autodiff(ptr @g, ptr %p, ptr %dp)
