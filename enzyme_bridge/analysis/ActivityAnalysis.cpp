@@ -75,11 +75,9 @@ static bool MovesRawBits(const Instruction &i) {
          isa<AtomicCmpXchgInst>(i);
 }
 
-/// An integer computed from a pointer's address (ptrtoint, then adds,
-/// multiplies, shifts, masks).
-static bool IsAddressArithmetic(const Value *v,
-                                SmallPtrSetImpl<const Value *> &seen,
-                                unsigned depth) {
+static bool IsAddressInteger(const Value *v, bool offsets_only,
+                             SmallPtrSetImpl<const Value *> &seen,
+                             unsigned depth) {
   if (isa<PtrToIntInst>(v))
     return true;
   if (depth > 8 || !seen.insert(v).second)
@@ -87,18 +85,25 @@ static bool IsAddressArithmetic(const Value *v,
   // An address carried round a loop (`p += 8` on the integer).
   if (const auto *phi = dyn_cast<PHINode>(v))
     return any_of(phi->incoming_values(), [&](const Value *in) {
-      return IsAddressArithmetic(in, seen, depth + 1);
+      return IsAddressInteger(in, offsets_only, seen, depth + 1);
     });
   const auto *bo = dyn_cast<BinaryOperator>(v);
   if (!bo)
     return false;
-  return IsAddressArithmetic(bo->getOperand(0), seen, depth + 1) ||
-         IsAddressArithmetic(bo->getOperand(1), seen, depth + 1);
+  unsigned op = bo->getOpcode();
+  if (offsets_only && op != Instruction::Add && op != Instruction::Sub &&
+      op != Instruction::Or)
+    return false;
+  // Offsets are added to an address, or subtracted or or-ed into it.
+  bool right = !offsets_only || op == Instruction::Add;
+  return IsAddressInteger(bo->getOperand(0), offsets_only, seen, depth + 1) ||
+         (right &&
+          IsAddressInteger(bo->getOperand(1), offsets_only, seen, depth + 1));
 }
 
-static bool IsAddressArithmetic(const Value *v) {
+bool IsAddressInteger(const Value *v, bool offsets_only) {
   SmallPtrSet<const Value *, 16> seen;
-  return IsAddressArithmetic(v, seen, 0);
+  return IsAddressInteger(v, offsets_only, seen, 0);
 }
 
 /// The value an atomicrmw or cmpxchg stores; null for other instructions.
@@ -541,7 +546,7 @@ public:
     // Pointer arithmetic on integers (Numba's strided views:
     // inttoptr(ptrtoint(data) + i * stride)): the address stays varied.
     if (isa<BinaryOperator>(i) && i.getType()->isIntegerTy() &&
-        IsAddressArithmetic(v)) {
+        IsAddressInteger(v)) {
       Vary(&i);
       return;
     }

@@ -34,6 +34,11 @@ bool ContainsPointer(const llvm::Type *t);
 /// (its attributes, or its body: stores, copies and calls that may write
 /// through what derives from it).
 bool MayWriteThrough(const llvm::CallBase &call, unsigned i);
+/// Whether integer `v` is computed from a pointer's address (ptrtoint, then
+/// arithmetic, through phis): such an integer stays varied. With
+/// `offsets_only`, only by adding offsets to it, or subtracting or or-ing
+/// them into it: what reverse mode can mirror with a shadow address.
+bool IsAddressInteger(const llvm::Value *v, bool offsets_only = false);
 
 class ActivityInfo {
 public:

@@ -576,16 +576,7 @@ void ReverseEmitter::ClearReusedSlot(StoreInst &st) {
   Value *shadow = LookupShadow(ptr);
   if (!shadow || IsNullShadow(shadows_.lookup(ptr)))
     return;
-  if (!types_)
-    types_.emplace(TypeInfo::Compute(out_));
-  MemoryTypes mt = types_->TypesAt(ptr);
-  int64_t size = int64_t(out_.getDataLayout().getTypeStoreSize(t));
-  bool floats = false;
-  for (int64_t off = 0; off < size && !floats; ++off) {
-    BaseType::Kind kind = mt.Lookup(off).kind;
-    floats = kind == BaseType::Float || kind == BaseType::Anything;
-  }
-  if (floats)
+  if (MemoryMayHold(ptr, t, BaseType::Float))
     rb_.CreateAlignedStore(Constant::getNullValue(t), shadow, st.getAlign());
 }
 

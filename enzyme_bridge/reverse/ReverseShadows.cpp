@@ -217,29 +217,6 @@ void ReverseEmitter::CheckNotSink(Value *shadow) {
     rb_.CreateCall(CheckSinkHelper(*out_.getParent()), {shadow});
 }
 
-/// Whether integer `v` is an address: a pointer's, or one computed from
-/// it by adding, subtracting or or-ing offsets, through phis.
-static bool IsAddressInteger(const Value *v,
-                             SmallPtrSetImpl<const Value *> &seen,
-                             unsigned depth = 0) {
-  if (isa<PtrToIntInst>(v))
-    return true;
-  if (depth > 8 || !seen.insert(v).second)
-    return false;
-  if (const auto *phi = dyn_cast<PHINode>(v))
-    return any_of(phi->incoming_values(), [&](const Value *in) {
-      return IsAddressInteger(in, seen, depth + 1);
-    });
-  const auto *bo = dyn_cast<BinaryOperator>(v);
-  if (!bo || (bo->getOpcode() != Instruction::Add &&
-              bo->getOpcode() != Instruction::Sub &&
-              bo->getOpcode() != Instruction::Or))
-    return false;
-  return IsAddressInteger(bo->getOperand(0), seen, depth + 1) ||
-         (bo->getOpcode() == Instruction::Add &&
-          IsAddressInteger(bo->getOperand(1), seen, depth + 1));
-}
-
 absl::Status ReverseEmitter::BuildShadows() {
   for (auto &entry : cloned_.shadows)
     shadows_[entry.first] = entry.second[0];
@@ -279,8 +256,8 @@ absl::Status ReverseEmitter::BuildShadows() {
   SmallVector<std::pair<PHINode *, PHINode *>, 8> address_phis;
   for (BasicBlock *bb : blocks_)
     for (PHINode &phi : bb->phis()) {
-      SmallPtrSet<const Value *, 16> seen;
-      if (!phi.getType()->isIntegerTy() || !IsAddressInteger(&phi, seen))
+      if (!phi.getType()->isIntegerTy() ||
+          !IsAddressInteger(&phi, /*offsets_only=*/true))
         continue;
       fb_.SetInsertPoint(&phi);
       PHINode *s = fb_.CreatePHI(phi.getType(), phi.getNumIncomingValues(),
@@ -406,17 +383,23 @@ void ReverseEmitter::ClearSlotForFloat(StoreInst &store) {
   Value *sp = KnownShadow(ptr);
   if (!sp || isa<ConstantPointerNull>(sp))
     return;
+  if (MemoryMayHold(ptr, t, BaseType::Pointer))
+    fb_.CreateAlignedStore(Constant::getNullValue(t), sp, store.getAlign());
+}
+
+/// Whether the type analysis finds `kind` (or "anything") in any byte of
+/// the `t`-sized memory at `ptr`.
+bool ReverseEmitter::MemoryMayHold(Value *ptr, Type *t, BaseType::Kind kind) {
   if (!types_)
     types_.emplace(TypeInfo::Compute(out_));
   MemoryTypes mt = types_->TypesAt(ptr);
   int64_t size = int64_t(out_.getDataLayout().getTypeStoreSize(t));
   for (int64_t off = 0; off < size; ++off) {
-    BaseType::Kind kind = mt.Lookup(off).kind;
-    if (kind == BaseType::Pointer || kind == BaseType::Anything) {
-      fb_.CreateAlignedStore(Constant::getNullValue(t), sp, store.getAlign());
-      return;
-    }
+    BaseType::Kind have = mt.Lookup(off).kind;
+    if (have == kind || have == BaseType::Anything)
+      return true;
   }
+  return false;
 }
 
 absl::Status ReverseEmitter::ShadowStore(StoreInst &store) {

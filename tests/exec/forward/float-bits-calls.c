@@ -11,6 +11,7 @@
 
 #include "enzyme.h"
 #include "fdcheck.h"
+#include "floatbits.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -28,11 +29,6 @@ double through_pointer(double x) {
   return first((const uint64_t *)a); /* x^2 + 3x */
 }
 
-static inline uint64_t bits_of(double x) {
-  uint64_t u;
-  memcpy(&u, &x, 8);
-  return u;
-}
 double words_in_array(double x) {
   uint32_t w[2];
   uint64_t u = bits_of(x * x);

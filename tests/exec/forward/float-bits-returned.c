@@ -10,20 +10,11 @@
 
 #include "enzyme.h"
 #include "fdcheck.h"
+#include "floatbits.h"
 
 #include <stdint.h>
 #include <string.h>
 
-static inline uint64_t bits_of(double x) {
-  uint64_t u;
-  memcpy(&u, &x, 8);
-  return u;
-}
-static inline double double_of(uint64_t u) {
-  double x;
-  memcpy(&x, &u, 8);
-  return x;
-}
 
 __attribute__((noinline)) uint64_t raw_bits(double d) { return bits_of(d); }
 __attribute__((noinline)) uint64_t negated_bits(double a) {

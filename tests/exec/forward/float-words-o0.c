@@ -13,6 +13,7 @@
 
 #include "enzyme.h"
 #include "fdcheck.h"
+#include "floatbits.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -45,16 +46,6 @@ double union_words(double x) {
   return join(high_word(y), low_word(y)) * x; /* x^3 */
 }
 
-static uint64_t bits_of(double d) {
-  uint64_t u;
-  memcpy(&u, &d, 8);
-  return u;
-}
-static double double_of(uint64_t u) {
-  double d;
-  memcpy(&d, &u, 8);
-  return d;
-}
 __attribute__((noinline)) void split(double d, uint32_t w[2]) {
   uint64_t u = bits_of(d);
   w[0] = (uint32_t)u;

@@ -11,20 +11,11 @@
 
 #include "enzyme.h"
 #include "fdcheck.h"
+#include "floatbits.h"
 
 #include <stdint.h>
 #include <string.h>
 
-static inline uint64_t bits_of(double x) {
-  uint64_t u;
-  memcpy(&u, &x, 8);
-  return u;
-}
-static inline double double_of(uint64_t u) {
-  double x;
-  memcpy(&x, &u, 8);
-  return x;
-}
 
 /* EXTRACT_WORDS / INSERT_WORDS, then the double again. */
 double words(double x) {
