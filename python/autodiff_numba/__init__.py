@@ -29,7 +29,8 @@ for an inner @njit function (_custom.py). See docs/host-api.md.
 import ctypes
 
 from ._capi import AutodiffError, Jit, library
-from ._custom import custom_adjoint, generation, glue_for, reroute
+from ._custom import (compile_rerouted, custom_adjoint, generation, glue_for,
+                      reroute)
 
 __all__ = ["AutodiffError", "custom_adjoint", "enzyme_reverse",
            "enzyme_forward", "version"]
@@ -237,7 +238,7 @@ class _Derivative:
             # for them, and differentiates the function as it is.
             func = reroute(self.func) if self.mode == "reverse" else self.func
             self._njit = numba.njit(func)
-        self._njit.compile(types)
+        compile_rerouted(self._njit, types)
         ret = self._njit.overloads[types].signature.return_type
         if str(ret) not in ("float64", "float32"):
             raise AutodiffError("%s returns %s; a float64 or float32 result "

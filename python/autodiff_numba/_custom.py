@@ -36,6 +36,9 @@ def generation():
     """How many adjoints have been registered so far."""
     return _GENERATION[0]
 _BY_SYMBOL = {}  # ad_custom_<k> -> _Instance
+# The AutodiffError a typer raised: Numba wraps it in a TypingError, which
+# compile_rerouted turns back into it.
+_TYPER_ERRORS = []
 _COUNTER = itertools.count()
 
 
@@ -276,7 +279,12 @@ class _Custom:
         from llvmlite import ir
 
         def typer(typingctx, arg_types):
-            inst = self._instance(arg_types)
+            from ._capi import AutodiffError
+            try:
+                inst = self._instance(arg_types)
+            except AutodiffError as e:
+                _TYPER_ERRORS.append(e)
+                raise
 
             def codegen(context, builder, signature, args):
                 cargs = []
@@ -392,4 +400,27 @@ def glue_for(ir_text):
         modules.append(inst.glue())
         symbols += [(inst.symbol, inst.primal.address),
                     (inst.vjp_symbol, vjp.address)]
-    return "".join(modules), symbols
+    # One module: each declaration once (every instance declares malloc).
+    lines, declared = [], set()
+    for line in "".join(modules).splitlines():
+        if line.startswith("declare "):
+            if line in declared:
+                continue
+            declared.add(line)
+        lines.append(line)
+    return "\n".join(lines) + "\n" if lines else "", symbols
+
+
+def compile_rerouted(dispatcher, types):
+    """dispatcher.compile(types), with an AutodiffError that a custom
+    adjoint's typer raised (which Numba reports as a TypingError) raised
+    as itself."""
+    del _TYPER_ERRORS[:]
+    try:
+        dispatcher.compile(types)
+    except Exception:
+        if _TYPER_ERRORS:
+            raise _TYPER_ERRORS[-1] from None
+        raise
+    finally:
+        del _TYPER_ERRORS[:]

@@ -198,3 +198,39 @@ def test_adjoint_registered_after_first_use():
 
     assert grad(3.0) == pytest.approx(100.0)
     assert grad(np.float32(3.0)) == pytest.approx(100.0)
+
+
+@numba.njit
+def doubled(x):
+    return x * 2.0
+
+
+@custom_adjoint(doubled)
+def doubled_marked(x, dout):
+    return 5.0 * dout  # Not the derivative: shows the adjoint is used.
+
+
+def test_several_adjoints_in_one_function():
+    # Two registered functions, one of them at two argument types (two
+    # instances): each brings its rule glue into one module (its
+    # declarations of malloc and free came twice, and the module was
+    # rejected as invalid IR).
+    @enzyme_reverse(enzyme_dup="x")
+    def outer(x):
+        return doubled(x[0]) + doubled(np.int64(3)) + squared_norm(x)
+
+    x = np.array([0.5, -1.5, 2.0])
+    g = outer(x)
+    assert np.allclose(g, [5.0 + 2 * 0.5, 2 * -1.5, 2 * 2.0])
+
+
+def test_unsupported_argument_is_the_package_error():
+    # A registered function called with an argument its adjoint cannot
+    # take (a strided view): the package's own error, not Numba's
+    # TypingError around it.
+    @enzyme_reverse(enzyme_dup="x")
+    def outer(x):
+        return squared_norm(x[::2])
+
+    with pytest.raises(AutodiffError, match="array.*is not supported"):
+        outer(np.arange(6.0))
