@@ -17,6 +17,7 @@
 #include "enzyme_bridge/rules/BlasRules.h"
 
 #include "enzyme_bridge/analysis/KnownFunctions.h"
+#include "enzyme_bridge/analysis/MemoryPlaces.h"
 #include "enzyme_bridge/analysis/TypeAnalysis.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -302,6 +303,16 @@ public:
           for (const Use &a : call->args())
             if (a->getType()->isPtrOrPtrVectorTy())
               VaryMemory(a.get());
+      // A pointer made of an integer: the memory of the pointers whose
+      // addresses that integer may carry.
+      if (const auto *op = dyn_cast<Operator>(o);
+          op && op->getOpcode() == Instruction::IntToPtr) {
+        SmallVector<const Value *, 4> sources;
+        bool exact = true;
+        AddressSources(op->getOperand(0), sources, exact);
+        for (const Value *p : sources)
+          VaryMemory(p);
+      }
     }
     Vary(ptr);
   }

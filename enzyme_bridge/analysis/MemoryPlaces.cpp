@@ -3,7 +3,9 @@
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Operator.h"
@@ -161,6 +163,57 @@ Place LocatePlace(const Value *ptr, const DataLayout &dl) {
   if (strided == variables && period > 1)
     return {ptr, -1, period, (total % period + period) % period};
   return {ptr, -1};
+}
+
+static void AddressSources(const Value *v, SmallVectorImpl<const Value *> &out,
+                           bool &exact, SmallPtrSetImpl<const Value *> &seen,
+                           unsigned depth) {
+  if (depth > 12 || !seen.insert(v).second)
+    return;
+  if (const auto *p2i = dyn_cast<PtrToIntOperator>(v)) {
+    out.push_back(p2i->getPointerOperand());
+    return;
+  }
+  if (const auto *phi = dyn_cast<PHINode>(v))
+    for (const Value *in : phi->incoming_values())
+      AddressSources(in, out, exact, seen, depth + 1);
+  if (const auto *sel = dyn_cast<SelectInst>(v))
+    for (const Value *in : {sel->getTrueValue(), sel->getFalseValue()})
+      AddressSources(in, out, exact, seen, depth + 1);
+  if (const auto *bo = dyn_cast<BinaryOperator>(v)) {
+    unsigned op = bo->getOpcode();
+    if (op != Instruction::Add && op != Instruction::Sub &&
+        op != Instruction::Or)
+      return;
+    exact = false;
+    AddressSources(bo->getOperand(0), out, exact, seen, depth + 1);
+    if (op == Instruction::Add)
+      AddressSources(bo->getOperand(1), out, exact, seen, depth + 1);
+    return;
+  }
+  const auto *load = dyn_cast<LoadInst>(v);
+  if (!load)
+    return;
+  SmallVector<const Value *, 4> slots;
+  getUnderlyingObjects(load->getPointerOperand(), slots);
+  if (slots.empty() ||
+      !all_of(slots, [](const Value *s) { return isa<AllocaInst>(s); }))
+    return;
+  for (const Instruction &i : instructions(*load->getFunction())) {
+    const auto *st = dyn_cast<StoreInst>(&i);
+    if (!st || !st->getValueOperand()->getType()->isIntegerTy())
+      continue;
+    SmallVector<const Value *, 4> into;
+    getUnderlyingObjects(st->getPointerOperand(), into);
+    if (any_of(into, [&](const Value *s) { return is_contained(slots, s); }))
+      AddressSources(st->getValueOperand(), out, exact, seen, depth + 1);
+  }
+}
+
+void AddressSources(const Value *v, SmallVectorImpl<const Value *> &out,
+                    bool &exact) {
+  SmallPtrSet<const Value *, 16> seen;
+  AddressSources(v, out, exact, seen, 0);
 }
 
 MemoryTypes Materialize(const MemoryTypes &mt, const Place &p,

@@ -11,6 +11,8 @@
 
 #include "enzyme_bridge/analysis/TypeAnalysis.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -61,6 +63,15 @@ AggregateStride(const llvm::GEPOperator &gep, const llvm::DataLayout &dl);
 int64_t KnownMultiple(const llvm::Value *v, unsigned depth = 0);
 
 Place LocatePlace(const llvm::Value *ptr, const llvm::DataLayout &dl);
+
+/// The pointers whose addresses integer `v` may carry: through `ptrtoint`,
+/// offsets added, subtracted or or-ed (which clear `exact`), phis and
+/// selects, and the integers stored into a local it was loaded from
+/// (Rust's `Result` of a Vec's growth keeps the new buffer's address in an
+/// integer field of a stack slot that SROA could not split).
+void AddressSources(const llvm::Value *v,
+                    llvm::SmallVectorImpl<const llvm::Value *> &out,
+                    bool &exact);
 
 /// The facts of `mt` (an object's) relative to a pointer at `p` into it:
 /// periodic facts laid out from the pointer on when the pointer's place in

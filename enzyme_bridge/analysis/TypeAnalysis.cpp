@@ -707,6 +707,26 @@ MemoryTypes TypeInfo::TypesAt(const Value *ptr, unsigned depth) const {
   MemoryTypes out;
   if (it != objects_.end() && !it->second.Empty())
     return Materialize(it->second, p);
+  // A pointer made of an integer (a Vec's buffer whose address went
+  // through an integer slot): what is known of the pointers whose
+  // addresses it may carry, joined; at unknown offsets when offsets were
+  // added on the way.
+  if (const auto *op = dyn_cast<Operator>(obj);
+      depth < 4 && op && op->getOpcode() == Instruction::IntToPtr) {
+    SmallVector<const Value *, 4> sources;
+    bool exact = true;
+    AddressSources(op->getOperand(0), sources, exact);
+    for (const Value *in : sources) {
+      if (isa<Constant>(LocatePlace(in, f_->getDataLayout()).obj))
+        continue; // A dangling address (Rust's empty Vec) holds nothing.
+      for (const auto &[o, b] : TypesAt(in, depth + 1).at)
+        out.Add(o < 0 || off < 0 || !exact ? -1 : o - off, b);
+    }
+    if (any_of(out.at,
+               [](auto &e) { return e.second.kind == BaseType::Anything; }))
+      return MemoryTypes();
+    return out;
+  }
   // Nothing is known of a pointer phi or select itself (an lcssa phi of a
   // pointer that walked an array, read through only inside the loop):
   // what is known of the pointers it chooses from, joined.

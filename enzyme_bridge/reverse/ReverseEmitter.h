@@ -390,6 +390,7 @@ private:
   absl::Status CheckFloatPlacement(llvm::Instruction &access);
   void ClearReusedSlot(llvm::StoreInst &st);
   void ClearSlotForFloat(llvm::StoreInst &store);
+  void MirrorAddressStore(llvm::StoreInst &store);
   bool MemoryMayHold(llvm::Value *ptr, llvm::Type *t, BaseType::Kind kind);
   absl::Status FillAddressPhis(
       llvm::ArrayRef<std::pair<llvm::PHINode *, llvm::PHINode *>> phis);

@@ -345,6 +345,19 @@ absl::Status ReverseEmitter::FillAddressPhis(
 Value *ReverseEmitter::ShadowAddress(Value *v, unsigned depth) {
   if (auto *phi = dyn_cast<PHINode>(v))
     return address_phis_.lookup(phi);
+  // An address kept as an integer in a local (MirrorAddressStore): the
+  // shadow local holds the shadow's address, read where the primal is.
+  if (auto *load = dyn_cast<LoadInst>(v)) {
+    Value *ptr = load->getPointerOperand();
+    Value *sp = isa<AllocaInst>(getUnderlyingObject(ptr)) ? KnownShadow(ptr)
+                                                          : nullptr;
+    if (!sp || isa<ConstantPointerNull>(sp) || !v->getType()->isIntegerTy())
+      return nullptr;
+    IRBuilderBase::InsertPointGuard keep(fb_);
+    fb_.SetInsertPoint(load->getNextNode());
+    return fb_.CreateAlignedLoad(v->getType(), sp, load->getAlign(),
+                                 v->getName() + "'");
+  }
   if (auto *p2i = dyn_cast<PtrToIntInst>(v)) {
     Value *sp = KnownShadow(p2i->getOperand(0));
     return sp ? fb_.CreatePtrToInt(sp, v->getType(), v->getName() + "'")
@@ -387,6 +400,27 @@ void ReverseEmitter::ClearSlotForFloat(StoreInst &store) {
     fb_.CreateAlignedStore(Constant::getNullValue(t), sp, store.getAlign());
 }
 
+/// An address stored as an integer into a local (Rust's `Result` of a
+/// Vec's growth keeps the new buffer's pointer in an integer field beside
+/// the error's integers; SROA leaves a `ptrtoint` stored into an i64 slot
+/// and an `inttoptr` of its load): the shadow address goes into the
+/// shadow local, where ShadowAddress reads it back. Locals that may hold
+/// floats are left alone: their shadow holds adjoints.
+void ReverseEmitter::MirrorAddressStore(StoreInst &store) {
+  Value *v = store.getValueOperand();
+  Value *ptr = store.getPointerOperand();
+  if (!v->getType()->isIntegerTy() || isa<Constant>(v) ||
+      !isa<AllocaInst>(getUnderlyingObject(ptr)) ||
+      !IsAddressInteger(v, /*offsets_only=*/true))
+    return;
+  Value *sp = KnownShadow(ptr);
+  if (!sp || isa<ConstantPointerNull>(sp) ||
+      MemoryMayHold(ptr, v->getType(), BaseType::Float))
+    return;
+  if (Value *addr = ShadowAddress(v))
+    fb_.CreateAlignedStore(addr, sp, store.getAlign());
+}
+
 /// Whether the type analysis finds `kind` (or "anything") in any byte of
 /// the `t`-sized memory at `ptr`.
 bool ReverseEmitter::MemoryMayHold(Value *ptr, Type *t, BaseType::Kind kind) {
@@ -406,6 +440,7 @@ absl::Status ReverseEmitter::ShadowStore(StoreInst &store) {
   Value *v = store.getValueOperand();
   if (!ContainsPointer(v->getType())) {
     ClearSlotForFloat(store);
+    MirrorAddressStore(store);
     return absl::OkStatus();
   }
   Value *sv = KnownShadow(v);
