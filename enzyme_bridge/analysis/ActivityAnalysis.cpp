@@ -548,9 +548,12 @@ public:
         return;
     }
     // An index read from active memory (a length stored beside an active
-    // pointer) moves the address, not what is stored there.
+    // pointer) moves the address, not what is stored there; an index that
+    // is itself an address (a byte GEP whose base is an offset made a
+    // pointer, as address sinking builds them) is where the address is.
     if (const auto *gep = dyn_cast<GetElementPtrInst>(&i))
-      if (gep->getPointerOperand() != v)
+      if (gep->getPointerOperand() != v &&
+          !IsAddressInteger(v, /*offsets_only=*/true))
         return;
     if (i.getType()->isVoidTy())
       return;

@@ -10,6 +10,7 @@
 // copies of active memory) through the shadow.
 //
 //===----------------------------------------------------------------------===//
+#include "enzyme_bridge/AddressBases.h"
 #include "enzyme_bridge/FoldFloatPacking.h"
 #include "enzyme_bridge/forward/ForwardMode.h"
 
@@ -245,6 +246,7 @@ void ForwardEmitter::PromoteLocals() {
   // Floats read back from the integers they were packed into (a `{float;
   // int}` returned in an i64 by an inlined callee) are the floats.
   FoldFloatPacking(out_);
+  PutAddressesInBase(out_);
 }
 
 /// An add, subtract or or: a step of address arithmetic on integers.

@@ -5,6 +5,7 @@
 // loop simplification) is here too.
 //
 //===----------------------------------------------------------------------===//
+#include "enzyme_bridge/AddressBases.h"
 #include "enzyme_bridge/FoldFloatPacking.h"
 #include "enzyme_bridge/analysis/LocalCopies.h"
 #include "enzyme_bridge/analysis/MemoryPlaces.h"
@@ -370,6 +371,7 @@ void ReverseEmitter::PrepareBody() {
   // rustc -O0's `[8 x i8]` allocas read and written as i64 or double), so
   // they need no shadow, tape or type analysis.
   ScalarReplaceSlots(out_);
+  PutAddressesInBase(out_);
   RetypeFloatBitCopies(out_);
   if (!IsGpuModule(*out_.getParent()))
     MoveDynamicAllocasToHeap(out_);
