@@ -163,7 +163,10 @@ class _Derivative:
         for name, t in zip(self.params, types):
             t = numba.types.unliteral(t)  # a constant in @njit code
             if isinstance(t, numba.types.Array) and t.layout != "C":
-                t = t.copy(layout="C", readonly=False)
+                # (A read-only array stays read-only: a function that
+                # writes into it is Numba's typing error, as for a plain
+                # call.)
+                t = t.copy(layout="C")
             ok = str(t) in _SCALARS or (
                 isinstance(t, numba.types.Array) and t.ndim >= 1 and
                 str(t.dtype) in ("float64", "float32"))
@@ -355,8 +358,13 @@ class _Derivative:
             self.fast.clear()
         key = tuple(map(type, args))
         if _ndarray() in key:
+            # Read-only arrays are a type of their own to Numba (writing
+            # into one is a typing error): the version compiled for
+            # writable arrays wrote into them.
             key = tuple((type(v), getattr(v, "dtype", None),
-                         getattr(v, "ndim", 0)) for v in args)
+                         getattr(v, "ndim", 0),
+                         getattr(getattr(v, "flags", None), "writeable",
+                                 None)) for v in args)
         entry = self.fast.get(key)
         if entry is None:
             types = self._types(args)

@@ -416,6 +416,30 @@ def test_reductions_of_views():
     assert tangent == pytest.approx(float(np.sum(ref * t)), rel=1e-6)
 
 
+def test_read_only_arrays():
+    # A read-only array is a type of its own to Numba: reading it works,
+    # writing into it is Numba's typing error as for a plain call. (The
+    # version compiled for a writable array was reused: it scaled the
+    # read-only array in place, and crashed on a read-only memory map.)
+    def scale_in_place(x, a):
+        x *= a
+        return np.sum(x ** 2)
+
+    def read_only(x, a):
+        return np.sum(x ** 2) * a
+
+    grad = enzyme_reverse()(scale_in_place)
+    gx, ga = grad(np.ones(3), 2.0)
+    assert np.allclose(gx, 8.0) and ga == pytest.approx(12.0)
+    frozen = np.array([1.0, 2.0, 3.0])
+    frozen.flags.writeable = False
+    with pytest.raises(numba.core.errors.TypingError):
+        grad(frozen, 2.0)
+    assert np.array_equal(frozen, [1.0, 2.0, 3.0])
+    gx, ga = enzyme_reverse()(read_only)(frozen, 2.0)
+    assert np.allclose(gx, 4.0 * frozen) and ga == pytest.approx(14.0)
+
+
 def test_mlp_loss_against_finite_differences():
     rng = np.random.default_rng(1)
     w1 = rng.normal(size=(3, 4))
