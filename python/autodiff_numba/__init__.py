@@ -267,7 +267,10 @@ class _Derivative:
         else:
             driver, proto, count = self._forward_driver(plan, cf, rll, rct)
         jit.add_module(decl + driver)
-        fn = proto(jit.lookup("derivative"))
+        try:
+            fn = proto(jit.lookup("derivative"))
+        except AutodiffError as e:
+            raise AutodiffError(_parameter_names(str(e), plan)) from None
         scalars_only = not any(a.array for a in plan)
         return (jit, fn, count, plan, types, scalars_only)
 
@@ -568,6 +571,23 @@ def raise_again(njit, args):
     inside the derivative is raised here with its message."""
     import numpy as np
     njit(*[np.array(v) if isinstance(v, np.ndarray) else v for v in args])
+
+
+def _parameter_names(message, plan):
+    """A diagnostic naming the C callback's parameters (`.1`, `.2`, ...:
+    each array as its data pointer and its shape) by the Python
+    parameters they carry."""
+    import re
+    flat = []
+    for a in plan:
+        flat.append("`%s`" % a.name)
+        if a.array:
+            flat += ["`%s.shape[%d]`" % (a.name, k) for k in range(a.ndim)]
+
+    def name(m):
+        k = int(m.group(1)) - 1
+        return "argument " + flat[k] if 0 <= k < len(flat) else m.group(0)
+    return re.sub(r"argument `\.(\d+)`", name, message)
 
 
 def _share_environments(ir):

@@ -89,6 +89,17 @@ def test_errors():
     with pytest.raises(AutodiffError, match="cannot be active"):
         enzyme_reverse(enzyme_dup="n")(plain_loop)(1.0, 2.0, 3)
 
+    # Active data stored into a constant array: the message names the
+    # Python parameter (it named the C callback's `.3`).
+    def into_buffer(x, buf):
+        buf[:] = np.sin(x)
+        return np.sum(buf * x)
+
+    with pytest.raises(AutodiffError, match="argument `buf`, which has no "
+                                            "shadow"):
+        enzyme_reverse(enzyme_const="buf")(into_buffer)(np.ones(3),
+                                                        np.zeros(3))
+
 
 def weighted_squares(a, w):
     s = 0.0
