@@ -460,7 +460,8 @@ absl::Status ReverseEmitter::VisitAllocationCall(CallBase &call, int kind) {
   case AllocKind::AlignedAlloc:
   case AllocKind::NumbaMemInfo:
     EmitDeferredFree(call);
-    if (shadows_.count(&call)) {
+    if (shadows_.count(&call) &&
+        ShadowLifeOf(call) == ShadowLife::Released) {
       // The reverse sweep is done with this shadow: every use came later
       // in the forward sweep. A shadow MemInfo was made with a reference
       // count of one, which the forward sweep did not change: NRT_decref
@@ -484,9 +485,11 @@ absl::Status ReverseEmitter::VisitAllocationCall(CallBase &call, int kind) {
       AD_RETURN_IF_ERROR(EmitTransferAdjoint(
           call, &call, call.getArgOperand(0), newShadow, oldShadow, kept,
           /*may_overlap=*/false, nullptr));
-    rb_.CreateCall(out_.getParent()->getOrInsertFunction(
-                       "free", rb_.getVoidTy(), rb_.getPtrTy()),
-                   {newShadow});
+    RecordRelease(call); // Of the old buffer.
+    if (ShadowLifeOf(call) == ShadowLife::Released)
+      rb_.CreateCall(out_.getParent()->getOrInsertFunction(
+                         "free", rb_.getVoidTy(), rb_.getPtrTy()),
+                     {newShadow});
     return absl::OkStatus();
   }
   case AllocKind::RefCount:
@@ -494,7 +497,10 @@ absl::Status ReverseEmitter::VisitAllocationCall(CallBase &call, int kind) {
     return absl::OkStatus();
   case AllocKind::Free:
     // The primal's memory is not read in reverse, or the free is deferred
-    // to the allocation's adjoint (FindDeferredFrees).
+    // to the allocation's adjoint (FindDeferredFrees). The shadow of what
+    // it freed is released here or where its allocation is reached, or,
+    // decided at run time, recorded (ShadowLifetimes.cpp).
+    RecordRelease(call);
     return absl::OkStatus();
   default:
     if (Active(&call) || any_of(call.args(), [&](Value *a) {

@@ -260,6 +260,7 @@ void ReverseEmitter::EnterLoopBackwards(LoopTape &t, BasicBlock &exit) {
 void ReverseEmitter::EmitFinalReturn() {
   BeginRegion(final_, &out_.getEntryBlock());
   RedoStores();
+  ReleaseRecordedShadows();
   SmallVector<Value *, 5> leaves;
   if (req_.return_primal)
     leaves.push_back(

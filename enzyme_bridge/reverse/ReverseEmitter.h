@@ -251,6 +251,14 @@ private:
   /// the loads, emitted at the allocation's adjoint, erased from the
   /// forward sweep at the end.
   void FindDeferredFrees();
+  // Shadow lifetimes of heap allocations (ShadowLifetimes.cpp).
+  enum class ShadowLife { Released, Outlives, AtRunTime };
+  ShadowLife ShadowLifeOf(llvm::CallBase &alloc);
+  bool MayRelease(llvm::CallBase &site, llvm::CallBase &alloc);
+  void PlanShadowLifetimes();
+  void RecordRelease(llvm::CallBase &site);
+  bool FreesCallerMemory(llvm::CallBase &site);
+  void ReleaseRecordedShadows();
   /// Stores undone by the reverse sweep (see ReverseReloads.cpp): the
   /// forward sweep keeps the overwritten value, the store's adjoint puts
   /// it back, the end of the reverse sweep writes the stored value again.
@@ -445,6 +453,12 @@ private:
   /// Per allocation whose frees are deferred: one of them (the call to
   /// repeat); and all of them.
   llvm::DenseMap<llvm::CallBase *, llvm::CallBase *> deferred_free_of_;
+  /// Each heap allocation's shadow lifetime; the releases whose freed
+  /// shadows are recorded, with their lists (made when first used).
+  bool lifetimes_planned_ = false;
+  llvm::DenseMap<llvm::CallBase *, ShadowLife> lifetimes_;
+  llvm::MapVector<llvm::CallBase *, llvm::AllocaInst *> recorded_releases_;
+  llvm::SmallPtrSet<llvm::CallBase *, 4> caller_releases_;
   llvm::SmallPtrSet<llvm::CallBase *, 4> deferred_frees_;
   struct UndoneStore {
     llvm::AllocaInst *old = nullptr, *redo = nullptr, *scratch = nullptr;

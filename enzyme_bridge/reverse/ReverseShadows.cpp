@@ -224,6 +224,9 @@ absl::Status ReverseEmitter::BuildShadows() {
     if (Value *s = RegisteredShadow(g))
       shadows_[&g] = s;
   ZeroSharedShadows();
+  // While the analyses still describe the function (before any shadow
+  // instruction), knowing the arguments' shadows.
+  PlanShadowLifetimes();
 
   // Stack slots that receive active values need shadows even where the
   // activity analysis calls the slot itself inactive (an iterator struct
@@ -695,9 +698,20 @@ absl::Status ReverseEmitter::ShadowPointer(Instruction &i, bool receiver) {
         kind != AllocKind::AlignedAlloc)
       return absl::OkStatus(); // Reported by the call's adjoint.
     Value *size = AllocationBytes(fb_, *call);
-    FunctionCallee calloc = out_.getParent()->getOrInsertFunction(
-        "calloc", fb_.getPtrTy(), fb_.getInt64Ty(), fb_.getInt64Ty());
-    shadow = fb_.CreateCall(calloc, {fb_.getInt64(1), size}, i.getName() + "'");
+    if (ShadowLifeOf(*call) != ShadowLife::Released) {
+      // The caller will release it as it releases the primal (`delete[]`
+      // of a buffer stored into its object): the same allocator.
+      auto *copy = cast<CallBase>(call->clone());
+      copy->setName(i.getName() + "'");
+      shadow = fb_.Insert(copy);
+      if (kind != AllocKind::Calloc)
+        fb_.CreateMemSet(shadow, fb_.getInt8(0), size, MaybeAlign());
+    } else {
+      FunctionCallee calloc = out_.getParent()->getOrInsertFunction(
+          "calloc", fb_.getPtrTy(), fb_.getInt64Ty(), fb_.getInt64Ty());
+      shadow =
+          fb_.CreateCall(calloc, {fb_.getInt64(1), size}, i.getName() + "'");
+    }
   }
   if (shadow)
     shadows_[&i] = shadow;
