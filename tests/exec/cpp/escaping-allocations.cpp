@@ -19,6 +19,8 @@
 extern "C" {
 extern int enzyme_dup, enzyme_const;
 double __enzyme_autodiff(void *, ...);
+void *__enzyme_augmentfwd(void *, ...) noexcept;
+void __enzyme_reverse(void *, ...) noexcept;
 }
 
 struct Holder {
@@ -90,6 +92,17 @@ int main() {
   for (int i = 0; i < 3; ++i)
     CHECK_CLOSE(2 * x[i] * (i + 2), da[i]);
   CHECK(prefilled.size() == 4 && dprefilled.size() == 4);
+
+  /* The same in split mode: the reverse half releases what it recorded. */
+  double ds[3] = {0};
+  std::vector<double> split = {5.0}, dsplit = {0.25};
+  void *tape = __enzyme_augmentfwd((void *)append_weighted, enzyme_dup, x, ds,
+                                   enzyme_dup, &split, &dsplit);
+  __enzyme_reverse((void *)append_weighted, enzyme_dup, x, ds, enzyme_dup,
+                   &split, &dsplit, 1.0, tape);
+  for (int i = 0; i < 3; ++i)
+    CHECK_CLOSE(2 * x[i] * (i + 2), ds[i]);
+  CHECK(split.size() == 4 && dsplit.size() == 4);
 
   double dw[3] = {0}, *out = nullptr, *dout = nullptr;
   __enzyme_autodiff((void *)into_output, enzyme_dup, x, dw, enzyme_dup, &out,
