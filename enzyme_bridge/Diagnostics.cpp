@@ -129,6 +129,13 @@ std::string NoShadowAdvice(const llvm::Value &dest) {
                "`, which reverse mode does not support yet on active data";
   if (const auto *call = llvm::dyn_cast<llvm::CallBase>(obj))
     if (const llvm::Function *callee = call->getCalledFunction())
+      if (callee->getName() == "__cxa_allocate_exception")
+        return "the memory is a C++ exception object: an active value "
+               "thrown as an exception has no derivative (throw a value that "
+               "does not depend on the active inputs, or return the value "
+               "instead)";
+  if (const auto *call = llvm::dyn_cast<llvm::CallBase>(obj))
+    if (const llvm::Function *callee = call->getCalledFunction())
       if (callee->isDeclaration())
         return "the pointer comes from a call to `" + callee->getName().str() +
                "`, which has no body and no derivative rule, so its shadow "

@@ -338,6 +338,10 @@ static void ChangeInvokesToCalls(Function &f) {
   for (BasicBlock &bb : f)
     if (auto *inv = dyn_cast<InvokeInst>(bb.getTerminator())) {
       Function *callee = CalledFunction(*inv);
+      // A throw always unwinds: its landing pad is where it goes.
+      if (callee && (callee->getName() == "__cxa_throw" ||
+                     callee->getName() == "__cxa_rethrow"))
+        continue;
       if (IsInactiveCall(*inv) ||
           ClassifyAllocation(*inv) != AllocKind::None ||
           (callee && !callee->isDeclaration() && CannotUnwind(*callee)))

@@ -58,6 +58,10 @@ std::string PointerOrigin(Value *ptr) {
     }
     return "; the value without a shadow is " + text;
   }
+  if (callee->getName() == "__cxa_allocate_exception")
+    return "; the memory is a C++ exception object: an active value thrown "
+           "as an exception has no derivative (throw a value that does not "
+           "depend on the active inputs, or return the value instead)";
   return "; the pointer comes from a call to `" + callee->getName().str() +
          "`, which has no body and no derivative rule, so its shadow cannot "
          "be made (give its definition to the module, or register a custom "
