@@ -51,6 +51,14 @@ static bool IsInactiveName(StringRef name) {
       name == "numba_runtime_build_excinfo_struct" ||
       name == "NRT_MemInfo_call_dtor")
     return true;
+  // C++ stream output (libstdc++'s Itanium names): std::ostream's members
+  // (`std::cout << x` is `_ZNSo9_M_insertIdEERSoT_`), the free functions
+  // taking a basic_ostream (`operator<<` of a string, std::endl,
+  // __ostream_insert) and the locale helpers std::endl calls. Printing an
+  // active value does not change it.
+  if (name.starts_with("_ZNSo") || name.contains("basic_ostream") ||
+      name.starts_with("_ZNKSt5ctypeIcE") || name == "_ZSt16__throw_bad_castv")
+    return true;
   // Rust's RawVec deallocation when its body is not in the module (rustc
   // at opt-level 0): the primal buffer is freed; its shadow leaks.
   if (name.contains("RawVecInner") && name.contains("10deallocate"))
