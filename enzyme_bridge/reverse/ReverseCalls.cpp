@@ -183,6 +183,11 @@ absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
                              "inactive (the \"enzyme_inactive\" attribute "
                              "or __enzyme_inactivefn) if it cannot affect "
                              "derivatives");
+  if (!callee && !Candidates(*out_.getParent(), call.getFunctionType()).empty())
+    return Unsupported(call, "a call through a function pointer with active "
+                             "arguments that is left after its candidates "
+                             "were inlined several times in a row (calls "
+                             "through pointers that reach each other)");
   if (!callee)
     return ErrorAt(absl::StatusCode::kUnimplemented, call,
                    "call through a function pointer with active arguments, "

@@ -102,6 +102,11 @@ struct SplitPoint {
   llvm::Value *shadow = nullptr;
 };
 
+/// The functions of `m` a call through a pointer of type `type` may reach
+/// (ReverseIndirectCalls.cpp).
+llvm::SmallVector<llvm::Function *, 4> Candidates(llvm::Module &m,
+                                                  llvm::FunctionType *type);
+
 class ReverseEmitter : public llvm::InstVisitor<ReverseEmitter, absl::Status> {
 public:
   /// `split`: the derivative will be cut into an augmented forward sweep and

@@ -41,20 +41,6 @@ bool AddressUsedAsData(const Function &f) {
   return false;
 }
 
-SmallVector<Function *, 4> Candidates(Module &m, FunctionType *type) {
-  SmallVector<Function *, 4> found;
-  for (Function &f : m) {
-    if (f.getFunctionType() != type ||
-        f.getName().starts_with("__enzyme") || f.isIntrinsic())
-      continue;
-    if (f.isDeclaration() && !FindRuleByName(f.getName()))
-      continue;
-    if (AddressUsedAsData(f))
-      found.push_back(&f);
-  }
-  return found;
-}
-
 /// Replaces `call` by `if (fp == c1) c1(args) else if ... else trap`. An
 /// `invoke` (a virtual call or a std::function call while an object with
 /// a destructor is alive) becomes invokes of the candidates, all unwinding
@@ -126,6 +112,23 @@ void Dispatch(CallBase &call, ArrayRef<Function *> candidates) {
 }
 
 } // namespace
+
+/// The functions a call through a pointer of type `type` may reach: those
+/// of the module whose address is used as data (a table, a vtable, a
+/// stored callback) or that have a rule.
+SmallVector<Function *, 4> Candidates(Module &m, FunctionType *type) {
+  SmallVector<Function *, 4> found;
+  for (Function &f : m) {
+    if (f.getFunctionType() != type ||
+        f.getName().starts_with("__enzyme") || f.isIntrinsic())
+      continue;
+    if (f.isDeclaration() && !FindRuleByName(f.getName()))
+      continue;
+    if (AddressUsedAsData(f))
+      found.push_back(&f);
+  }
+  return found;
+}
 
 bool ReverseEmitter::DispatchIndirectCalls() {
   SmallVector<CallBase *, 4> calls;

@@ -397,6 +397,7 @@ void ReverseEmitter::ComputeActivity() {
 /// Whether `f` can call itself, directly or through other functions of
 /// the module.
 static bool IsRecursive(Function &f) {
+  DenseMap<FunctionType *, SmallVector<Function *, 4>> byType;
   SmallPtrSet<Function *, 16> seen;
   SmallVector<Function *, 16> work = {&f};
   while (!work.empty()) {
@@ -404,13 +405,27 @@ static bool IsRecursive(Function &f) {
     for (BasicBlock &bb : *g)
       for (Instruction &i : bb) {
         auto *call = dyn_cast<CallBase>(&i);
-        Function *callee = call ? CalledFunction(*call) : nullptr;
-        if (!callee || callee->isDeclaration())
+        if (!call || call->isInlineAsm())
           continue;
-        if (callee == &f)
-          return true;
-        if (seen.insert(callee).second)
-          work.push_back(callee);
+        // A call through a pointer (a virtual call of a recursive
+        // structure's node) may reach any candidate of its type.
+        SmallVector<Function *, 4> callees;
+        if (Function *callee = CalledFunction(*call))
+          callees.push_back(callee);
+        else if (!isa<Function>(call->getCalledOperand()->stripPointerCasts())) {
+          auto [it, fresh] = byType.try_emplace(call->getFunctionType());
+          if (fresh)
+            it->second = Candidates(*f.getParent(), call->getFunctionType());
+          callees = it->second;
+        }
+        for (Function *callee : callees) {
+          if (callee->isDeclaration())
+            continue;
+          if (callee == &f)
+            return true;
+          if (seen.insert(callee).second)
+            work.push_back(callee);
+        }
       }
   }
   return false;
