@@ -263,6 +263,7 @@ private:
   void PlanShadowLifetimes();
   void RecordRelease(llvm::CallBase &site);
   bool FreesCallerMemory(llvm::CallBase &site);
+  bool FreesReturnedMemory(llvm::CallBase &site);
   void ReleaseRecordedShadows();
   /// Stores undone by the reverse sweep (see ReverseReloads.cpp): the
   /// forward sweep keeps the overwritten value, the store's adjoint puts

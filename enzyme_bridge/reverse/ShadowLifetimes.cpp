@@ -18,6 +18,15 @@
 //    once it is done, with the releasing function (sized deletes as
 //    unsized ones: the caller's shadow buffer need not have the primal's
 //    capacity); the shadow no release reached is the caller's.
+// The caller's side: a release of memory that a differentiated call
+// returned fresh (a function that builds and returns a buffer) records
+// the shadow it came with, which is released once the reverse sweep is
+// done; so does a release of memory the user's caller gave (a vector's
+// first buffer), in the outermost derivative only. A split derivative (a
+// callee) leaves the shadow of memory its caller gave alone, as that
+// caller's reverse sweep may still use it: where the caller allocated it
+// inside the differentiated call, the shadow is not released (a leak,
+// never a use after free).
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/analysis/KnownFunctions.h"
@@ -35,9 +44,10 @@ using namespace llvm;
 
 namespace autodiff {
 
-/// Whether `alloc` (or a pointer into it) is stored into memory other than
-/// this function's stack slots: memory its caller may read.
-static bool StoredWhereCallerSees(const CallBase &alloc) {
+/// Whether `alloc` (or a pointer into it) is returned or stored into
+/// memory other than this function's stack slots: memory its caller may
+/// read.
+static bool HandedToCaller(const CallBase &alloc) {
   SmallVector<const Value *, 8> work = {&alloc};
   SmallPtrSet<const Value *, 16> seen;
   while (!work.empty()) {
@@ -50,6 +60,8 @@ static bool StoredWhereCallerSees(const CallBase &alloc) {
         work.push_back(u);
         continue;
       }
+      if (isa<ReturnInst>(u))
+        return true;
       const auto *st = dyn_cast<StoreInst>(u);
       if (!st || st->getValueOperand() != v)
         continue;
@@ -66,6 +78,85 @@ static bool IsHeapAllocation(const CallBase &call) {
   AllocKind kind = ClassifyAllocation(call);
   return kind == AllocKind::Malloc || kind == AllocKind::Calloc ||
          kind == AllocKind::AlignedAlloc || kind == AllocKind::Realloc;
+}
+
+/// The objects `v` may point into, through loads of stack slots that are
+/// only loaded and stored (unoptimized code returns through one); false
+/// when a slot is used otherwise.
+static bool ReturnedObjects(const Value *v,
+                            SmallVectorImpl<const Value *> &objects) {
+  SmallVector<const Value *, 4> work = {v};
+  SmallPtrSet<const Value *, 8> seen;
+  while (!work.empty()) {
+    SmallVector<const Value *, 4> found;
+    getUnderlyingObjects(work.pop_back_val(), found);
+    for (const Value *o : found) {
+      const auto *load = dyn_cast<LoadInst>(o);
+      const auto *slot =
+          load ? dyn_cast<AllocaInst>(load->getPointerOperand()) : nullptr;
+      if (!slot) {
+        objects.push_back(o);
+        continue;
+      }
+      if (!seen.insert(slot).second)
+        continue;
+      for (const User *u : slot->users()) {
+        if (isa<LoadInst>(u))
+          continue;
+        const auto *st = dyn_cast<StoreInst>(u);
+        if (!st || st->getPointerOperand() != slot)
+          return false;
+        work.push_back(st->getValueOperand());
+      }
+    }
+  }
+  return true;
+}
+
+/// Whether every pointer `f` returns is null or fresh heap memory: made by
+/// an allocation in `f` or returned by a call to such a function
+/// (recursion included). Its caller owns that memory and its shadow.
+static bool ReturnsFreshMemory(const Function &f,
+                               SmallPtrSetImpl<const Function *> &visiting) {
+  if (f.isDeclaration() || !f.getReturnType()->isPointerTy())
+    return false;
+  if (!visiting.insert(&f).second)
+    return true; // Recursion: fresh if the other returns are.
+  bool any = false;
+  for (const BasicBlock &bb : f) {
+    const auto *ret = dyn_cast<ReturnInst>(bb.getTerminator());
+    if (!ret)
+      continue;
+    SmallVector<const Value *, 4> objects;
+    if (!ReturnedObjects(ret->getReturnValue(), objects))
+      return false;
+    for (const Value *o : objects) {
+      if (isa<ConstantPointerNull>(o))
+        continue;
+      const auto *call = dyn_cast<CallBase>(o);
+      if (!call)
+        return false;
+      if (IsHeapAllocation(*call)) {
+        any = true;
+        continue;
+      }
+      const Function *callee = call->getCalledFunction();
+      if (!callee || !ReturnsFreshMemory(*callee, visiting))
+        return false;
+      any = true;
+    }
+  }
+  return any;
+}
+
+/// Whether `call` returns fresh heap memory (above) whose shadow is fresh
+/// too: the shadow the callee's split derivative hands back.
+static bool IsFreshMemoryCall(const CallBase &call) {
+  if (ClassifyAllocation(call) != AllocKind::None)
+    return false;
+  const Function *callee = call.getCalledFunction();
+  SmallPtrSet<const Function *, 4> visiting;
+  return callee && ReturnsFreshMemory(*callee, visiting);
 }
 
 /// A call that may release memory: free-like calls and reallocs.
@@ -88,7 +179,8 @@ bool ReverseEmitter::MayRelease(CallBase &site, CallBase &alloc) {
     if (isa<Argument>(o) || isa<AllocaInst>(o) || isa<Constant>(o))
       continue;
     if (const auto *call = dyn_cast<CallBase>(o);
-        call && ClassifyAllocation(*call) != AllocKind::None)
+        call && (ClassifyAllocation(*call) != AllocKind::None ||
+                 IsFreshMemoryCall(*call)))
       continue; // Another allocation.
     const auto *made = dyn_cast<Instruction>(o);
     if (!made ||
@@ -121,7 +213,7 @@ void ReverseEmitter::PlanShadowLifetimes() {
       });
       if (!released)
         life = ShadowLife::Outlives;
-      else if (StoredWhereCallerSees(*alloc))
+      else if (HandedToCaller(*alloc))
         life = ShadowLife::AtRunTime;
     }
     lifetimes_[alloc] = life;
@@ -152,9 +244,16 @@ void ReverseEmitter::PlanShadowLifetimes() {
   }
   for (CallBase *site : sites)
     if (ClassifyAllocation(*site) != AllocKind::RustRealloc &&
-        !recorded_releases_.count(site) && FreesCallerMemory(*site)) {
-      recorded_releases_[site] = nullptr;
-      caller_releases_.insert(site);
+        !recorded_releases_.count(site)) {
+      // Only the outermost derivative releases what its caller gave: a
+      // split derivative's caller may still need the shadow once this
+      // reverse sweep is done (it read the memory before the call).
+      if (!split_ && FreesCallerMemory(*site)) {
+        recorded_releases_[site] = nullptr;
+        caller_releases_.insert(site);
+      } else if (FreesReturnedMemory(*site)) {
+        recorded_releases_[site] = nullptr;
+      }
     }
 }
 
@@ -180,6 +279,20 @@ bool ReverseEmitter::FreesCallerMemory(CallBase &site) {
     return false;
   return none_of(lifetimes_, [&](auto &entry) {
     return MayRelease(site, *entry.first);
+  });
+}
+
+/// Whether `site` releases fresh memory a differentiated call returned
+/// (a constructor function's result): its shadow, which the callee's
+/// reverse sweep leaves to its caller, is released with it once the
+/// reverse sweep is done with it.
+bool ReverseEmitter::FreesReturnedMemory(CallBase &site) {
+  SmallVector<const Value *, 4> objects;
+  getUnderlyingObjects(site.getArgOperand(0), objects, li_.get());
+  return !objects.empty() && all_of(objects, [&](const Value *o) {
+    const auto *call = dyn_cast<CallBase>(o);
+    return call && Active(call) &&
+           IsFreshMemoryCall(*call);
   });
 }
 
