@@ -252,4 +252,24 @@ MemoryTypes Materialize(const MemoryTypes &mt, const Place &p,
   return out;
 }
 
+bool NeverMapped(const Value *ptr, const DataLayout &dl) {
+  if (!ptr->getType()->isPointerTy() ||
+      ptr->getType()->getPointerAddressSpace() != 0)
+    return false;
+  APInt off(dl.getIndexTypeSizeInBits(ptr->getType()), 0);
+  const Value *base =
+      ptr->stripAndAccumulateConstantOffsets(dl, off, /*AllowNonInbounds=*/true);
+  uint64_t at = 0;
+  if (!isa<ConstantPointerNull>(base)) {
+    const auto *op = dyn_cast<Operator>(base);
+    const auto *addr = op && op->getOpcode() == Instruction::IntToPtr
+                           ? dyn_cast<ConstantInt>(op->getOperand(0))
+                           : nullptr;
+    if (!addr || !addr->getValue().ult(4096))
+      return false;
+    at = addr->getZExtValue();
+  }
+  return off.isNonNegative() && off.ult(4096) && at + off.getZExtValue() < 4096;
+}
+
 } // namespace autodiff

@@ -80,6 +80,14 @@ void AddressSources(const llvm::Value *v,
 MemoryTypes Materialize(const MemoryTypes &mt, const Place &p,
                         uint64_t span = 0);
 
+/// Whether `ptr` is null, or null or a constant address plus a constant
+/// offset, within the first page, in the default address space: nothing is
+/// mapped there, so an access through it faults (a path left by inlining
+/// that the program never takes) and needs no derivative.
+/// (Only constant offsets: `gep i8, null, %x` is an integer made a
+/// pointer.)
+bool NeverMapped(const llvm::Value *ptr, const llvm::DataLayout &dl);
+
 } // namespace autodiff
 
 #endif // AUTODIFF_ENZYME_BRIDGE_MEMORYPLACES_H

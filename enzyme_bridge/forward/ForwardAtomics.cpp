@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
+#include "enzyme_bridge/analysis/MemoryPlaces.h"
 #include "enzyme_bridge/forward/ForwardEmitter.h"
 #include "support/StatusMacros.h"
 
@@ -61,7 +62,9 @@ absl::Status ForwardEmitter::visitStoreInst(StoreInst &i) {
   Value *ptr = i.getPointerOperand();
   if (!HasT(ptr)) {
     // Memory declared inactive (__enzyme_inactive_global) keeps no tangent.
-    if (LosesTangent(val) && !InInactiveGlobal(ptr))
+    // Through null (a path never taken): the primal store faults first.
+    if (LosesTangent(val) && !InInactiveGlobal(ptr) &&
+        !NeverMapped(ptr, i.getDataLayout()))
       return NoShadowForStore(i, *ptr);
     return absl::OkStatus();
   }

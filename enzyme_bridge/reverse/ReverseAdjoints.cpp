@@ -14,6 +14,7 @@
 #include "enzyme_bridge/analysis/FloatBytes.h"
 #include "enzyme_bridge/GpuKernels.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
+#include "enzyme_bridge/analysis/MemoryPlaces.h"
 #include "enzyme_bridge/rules/RuleExpr.h"
 #include "enzyme_bridge/rules/Rules.h"
 #include "enzyme_bridge/analysis/TypeAnalysis.h"
@@ -597,15 +598,19 @@ absl::Status ReverseEmitter::visitStoreInst(StoreInst &i) {
                       : nullptr;
   if (!shadow) {
     // Into memory declared inactive (__enzyme_inactive_global): the
-    // stored value's derivative goes nowhere.
-    if (Active(v) && !InInactiveGlobal(ptr))
+    // stored value's derivative goes nowhere. Through null (a path the
+    // program never takes, left by inlining: `std::vector`'s growth
+    // constructing into an allocation of zero elements): the primal
+    // store faults before any adjoint could matter.
+    if (Active(v) && !InInactiveGlobal(ptr) &&
+        !NeverMapped(ptr, i.getDataLayout()))
       return ErrorAt(absl::StatusCode::kUnimplemented, i,
                      "storing an active value into memory whose shadow is "
                      "unknown; " + NoShadowAdvice(*ptr));
     return absl::OkStatus();
   }
   if (IsNullShadow(shadows_.lookup(ptr))) {
-    if (!Active(v))
+    if (!Active(v) || NeverMapped(ptr, i.getDataLayout()))
       return absl::OkStatus(); // Inactive memory: nothing to give back.
     return Unsupported(i, "a store of active data through a pointer that "
                           "was taken for inactive (its shadow is a null "
