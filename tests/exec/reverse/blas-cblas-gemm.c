@@ -27,7 +27,7 @@ enum { RowMajor = 101, ColMajor = 102, NoTrans = 111, Trans = 112 };
         s += av * bv;                                                          \
       }                                                                        \
       T *cv = layout == ColMajor ? &c[i + j * ldc] : &c[i * ldc + j];          \
-      *cv = alpha * s + beta * *cv;                                            \
+      *cv = alpha * s + (beta == 0 ? 0 : beta * *cv);                          \
     }
 
 __attribute__((noinline)) void cblas_dgemm(int layout, int transa, int transb,

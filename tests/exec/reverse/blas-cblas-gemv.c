@@ -27,7 +27,7 @@ enum { RowMajor = 101, ColMajor = 102, NoTrans = 111, Trans = 112 };
       T av = layout == ColMajor ? a[i + j * lda] : a[i * lda + j];             \
       s += av * x[ix];                                                         \
     }                                                                          \
-    y[iy] = alpha * s + beta * y[iy];                                          \
+    y[iy] = alpha * s + (beta == 0 ? 0 : beta * y[iy]);                        \
   }
 
 __attribute__((noinline)) void cblas_dgemv(int layout, int trans, int m, int n,

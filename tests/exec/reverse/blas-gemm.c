@@ -27,7 +27,7 @@
       for (ptrdiff_t p = 0; p < k; ++p)                                        \
         s += (ta ? A[p + i * lda] : A[i + p * lda]) *                          \
              (tb ? B[j + p * ldb] : B[p + j * ldb]);                           \
-      C[i + j * ldc] = al * s + be * C[i + j * ldc];                           \
+      C[i + j * ldc] = al * s + (be == 0 ? 0 : be * C[i + j * ldc]);           \
     }
 __attribute__((noinline)) int numba_xxgemm(char kind, char transa, char transb,
                                            ptrdiff_t m, ptrdiff_t n, ptrdiff_t k,
@@ -128,7 +128,7 @@ __attribute__((noinline)) void dgemm_(const char *transa, const char *transb,
       for (ptrdiff_t p = 0; p < k; ++p)
         s += (ta ? a[p + i * lda] : a[i + p * lda]) *
              (tb ? b[j + p * ldb] : b[p + j * ldb]);
-      c[i + j * ldc] = al * s + be * c[i + j * ldc];
+      c[i + j * ldc] = al * s + (be == 0 ? 0 : be * c[i + j * ldc]);
     }
 }
 
@@ -165,7 +165,7 @@ __attribute__((noinline)) int numba_xxgemv(char kind, char trans, ptrdiff_t m,
     double s = 0;
     for (ptrdiff_t q = 0; q < (tr ? m : n); ++q)
       s += (tr ? A[q + r * lda] : A[r + q * lda]) * X[q];
-    Y[r] = al * s + be * Y[r];
+    Y[r] = al * s + (be == 0 ? 0 : be * Y[r]);
   }
   return 0;
 }
