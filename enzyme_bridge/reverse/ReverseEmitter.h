@@ -264,6 +264,7 @@ private:
   void RecordRelease(llvm::CallBase &site);
   bool FreesCallerMemory(llvm::CallBase &site);
   bool FreesReturnedMemory(llvm::CallBase &site);
+  bool IsFreshMemoryCall(const llvm::CallBase &call);
   void ReleaseRecordedShadows();
   /// Stores undone by the reverse sweep (see ReverseReloads.cpp): the
   /// forward sweep keeps the overwritten value, the store's adjoint puts
@@ -465,6 +466,8 @@ private:
   llvm::DenseMap<llvm::CallBase *, ShadowLife> lifetimes_;
   llvm::MapVector<llvm::CallBase *, llvm::AllocaInst *> recorded_releases_;
   llvm::SmallPtrSet<llvm::CallBase *, 4> caller_releases_;
+  /// Per callee: whether it returns fresh memory (ShadowLifetimes.cpp).
+  llvm::DenseMap<const llvm::Function *, bool> fresh_returns_;
   llvm::SmallPtrSet<llvm::CallBase *, 4> deferred_frees_;
   struct UndoneStore {
     llvm::AllocaInst *old = nullptr, *redo = nullptr, *scratch = nullptr;

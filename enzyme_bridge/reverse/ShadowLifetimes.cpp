@@ -150,13 +150,18 @@ static bool ReturnsFreshMemory(const Function &f,
 }
 
 /// Whether `call` returns fresh heap memory (above) whose shadow is fresh
-/// too: the shadow the callee's split derivative hands back.
-static bool IsFreshMemoryCall(const CallBase &call) {
-  if (ClassifyAllocation(call) != AllocKind::None)
-    return false;
+/// too: the shadow the callee's split derivative hands back. Asked for
+/// every pair of allocation and release: answered once per callee.
+bool ReverseEmitter::IsFreshMemoryCall(const CallBase &call) {
   const Function *callee = call.getCalledFunction();
-  SmallPtrSet<const Function *, 4> visiting;
-  return callee && ReturnsFreshMemory(*callee, visiting);
+  if (!callee || ClassifyAllocation(call) != AllocKind::None)
+    return false;
+  auto [it, fresh] = fresh_returns_.try_emplace(callee, false);
+  if (fresh) {
+    SmallPtrSet<const Function *, 4> visiting;
+    it->second = ReturnsFreshMemory(*callee, visiting);
+  }
+  return it->second;
 }
 
 /// A call that may release memory: free-like calls and reallocs.
