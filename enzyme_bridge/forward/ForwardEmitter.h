@@ -66,7 +66,10 @@ public:
   absl::Status CheckUntrackedBitsStore(llvm::StoreInst &i);
   bool IsFloatBits(llvm::Value *v, unsigned depth, bool direct = false,
                    bool loose = false);
+  /// `sitofp`/`uitofp` reading mantissa bits of an active float
+  /// (ForwardBitsAsNumbers.cpp).
   absl::Status CheckNotFloatBits(llvm::Instruction &i);
+  uint64_t MantissaBitsOf(llvm::Value *root);
   absl::Status CheckFloatPlacement(llvm::Instruction &access);
   absl::Status CheckPartialFloatWrite(llvm::StoreInst &st);
   bool PassesFloatBits(llvm::Value *a, bool loose);

@@ -672,19 +672,6 @@ absl::Status ForwardEmitter::CheckUntrackedBitsStore(StoreInst &i) {
                      "lost; compute with the floating-point values");
 }
 
-/// `sitofp`/`uitofp` of the bits of an active float reads the bits as a
-/// number (a fast log2): there is no derivative to give.
-absl::Status ForwardEmitter::CheckNotFloatBits(Instruction &i) {
-  Value *op = i.getOperand(0);
-  if (!HasT(op) || !IsFloatBits(op, 0, /*direct=*/true, /*loose=*/true))
-    return absl::OkStatus();
-  return ErrorAt(absl::StatusCode::kUnimplemented, i,
-                 std::string("`") + i.getOpcodeName() +
-                     "` reads the bits of an active floating-point value as a "
-                     "number, which cannot be differentiated; do the "
-                     "arithmetic on the floating-point value");
-}
-
 /// A load, store or copy at a place that cuts through a float (eight
 /// bytes read from byte 4 of a double array): its tangent bytes would be
 /// parts of two tangents.
