@@ -29,8 +29,8 @@ for an inner @njit function (_custom.py). See docs/host-api.md.
 import ctypes
 
 from ._capi import AutodiffError, Jit, library
-from ._custom import (compile_rerouted, custom_adjoint, generation, glue_for,
-                      reroute)
+from ._custom import (_GENERATION, compile_rerouted, custom_adjoint,
+                      generation, glue_for, reroute)
 
 __all__ = ["AutodiffError", "custom_adjoint", "enzyme_reverse",
            "enzyme_forward", "version"]
@@ -134,6 +134,14 @@ class _Derivative:
         self._generation = generation()
         self._njit = None
         self._dispatcher = None
+        # Reverse mode, after a first call went well: calls without
+        # keyword arguments go through `self.jit` (see __call__).
+        self._fast_call = None
+        self._typing_error = None
+        self._active = [k for k, name in enumerate(self.params)
+                        if name not in self.const]
+        self._check_sharing = len(self._active) > 1
+        self._count = len(self.params)
 
     @property
     def jit(self):
@@ -142,6 +150,7 @@ class _Derivative:
         reverse mode takes the arguments (no `shadows=`); forward mode the
         arguments, then a tangent for each parameter not named in
         enzyme_const, in order (see _fastpath.py)."""
+        self._refresh()
         if self._dispatcher is None:
             from ._fastpath import make_dispatcher
             self._dispatcher = make_dispatcher(self)
@@ -348,17 +357,22 @@ class _Derivative:
 
     # -- calling -------------------------------------------------------------
 
+    def _refresh(self):
+        if self.mode == "reverse" and self._generation != generation():
+            # An adjoint registered since this derivative was compiled:
+            # every signature is compiled again with it (`.jit` too).
+            self._njit = None
+            self._dispatcher = None
+            self._fast_call = None
+            self._generation = generation()
+            self.cache.clear()
+            self.fast.clear()
+
     def _entry(self, args):
         # The Python types of the arguments (with the arrays' dtype and
         # dimensions) find the compiled derivative without asking Numba,
         # whose typeof costs more than the call.
-        if self.mode == "reverse" and self._generation != generation():
-            # An adjoint registered since this derivative was compiled:
-            # every signature is compiled again with it.
-            self._njit = None
-            self._generation = generation()
-            self.cache.clear()
-            self.fast.clear()
+        self._refresh()
         key = tuple(map(type, args))
         if _ndarray() in key:
             # Read-only arrays are a type of their own to Numba (writing
@@ -419,7 +433,44 @@ class _Derivative:
         raise AutodiffError("%s raised an exception inside the derivative"
                             % self.func.__name__)
 
-    def __call__(self, *args, tangents=None, shadows=None):
+    def __call__(self, *args, **options):
+        # Reverse mode without keyword arguments, once a call went well:
+        # through the Numba dispatcher of `self.jit`, which finds the
+        # compiled code for the arguments' types faster than Python can
+        # (bench/python_overhead.py). What it cannot type (a first call
+        # with new types that fails) and arrays that may share memory
+        # take the path below, which says what is wrong.
+        fast = self._fast_call
+        if (fast is not None and not options and
+                self._generation == _GENERATION[0] and
+                len(args) == self._count and
+                not (self._check_sharing and self._may_share(args))):
+            try:
+                return fast(*args)
+            except self._typing_error:
+                pass
+        unknown = set(options) - {"tangents", "shadows"}
+        if unknown:
+            raise TypeError("%s got unexpected keyword arguments %s" % (
+                self.func.__name__, ", ".join(sorted(unknown))))
+        result = self._call(args, options.get("tangents"),
+                            options.get("shadows"))
+        if self.mode == "reverse" and self._fast_call is None:
+            from numba.core.errors import TypingError
+            self._typing_error = TypingError
+            self._fast_call = self.jit
+        return result
+
+    def _may_share(self, args):
+        """Whether two active arrays may share memory (checked exactly,
+        with a message, by the path that is not the Numba dispatcher)."""
+        import numpy as np
+        arrays = [args[k] for k in self._active
+                  if isinstance(args[k], np.ndarray)]
+        return any(np.may_share_memory(a, b) for i, a in enumerate(arrays)
+                   for b in arrays[i + 1:])
+
+    def _call(self, args, tangents, shadows):
         import numpy as np
         if len(args) != len(self.params):
             raise TypeError("%s takes %d arguments" % (self.func.__name__,

@@ -1,8 +1,9 @@
 """The derivative as a Numba dispatcher (`derivative.jit`).
 
-`_Derivative.__call__` is Python: it finds the compiled derivative and calls
-it through ctypes, about 1 us a call. `derivative.jit` is a function
-compiled by Numba (`numba.generated_jit`) that calls the compiled
+`_Derivative.__call__` starts in Python: its first call compiles the
+derivative and calls it through ctypes, about 1 us a call; in reverse
+mode its later calls without keyword arguments come here (new signatures
+compile here too). `derivative.jit` is a function compiled by Numba (`numba.generated_jit`) that calls the compiled
 derivative's address directly: Numba's own dispatcher picks the
 specialization, so a call costs about what an `@njit` call costs, and it
 can be called from other `@njit` code. Reverse mode: it takes the
@@ -35,13 +36,14 @@ def _raise_lines(plan):
     function's own dispatcher) so that its exception is raised here."""
     again = ", ".join("a%d.copy()" % a.index if a.array else "a%d" % a.index
                       for a in plan)
-    return ["    if st[0] != 0:",
+    return ["    if status_of(st) != 0:",
             "        inner(%s)" % again,
             "        raise RuntimeError('the function raised an exception "
             "inside the derivative')"]
 
 
-def _impl_source(plan, count, val_and_grad, copied=(), writable=()):
+def _impl_source(plan, count, val_and_grad, copied=(), writable=(),
+                 fortran=()):
     """The implementation's source for one argument plan: `fn` is the
     compiled derivative (arrays as data pointer, shadow, shape; then the
     scalar results' buffer). Arrays numbered in `copied` (not C-contiguous)
@@ -61,26 +63,30 @@ def _impl_source(plan, count, val_and_grad, copied=(), writable=()):
         if a.active:
             lines.append("    d%d = np.zeros_like(%s)" % (a.index, name))
             call.append("d%d.ctypes.data" % a.index)
-            grads.append("d%d" % a.index)
+            # (The gradient of a Fortran-ordered array in its order, as
+            # the decorated object's own path gives it.)
+            grads.append(("np.asfortranarray(d%d)" if a.index in fortran
+                          else "d%d") % a.index)
         call += ["%s.shape[%d]" % (name, k) for k in range(a.ndim)]
-    # (The status word after the results, in the same buffer.)
-    lines.append("    out = np.empty(%d)" % (max(count, 1) + 1))
-    lines.append("    st = out[%d:].view(np.int32)" % max(count, 1))
-    lines.append("    st[0] = 0")
-    lines.append("    fn(%s)" % ", ".join(call + ["out.ctypes.data",
-                                                  "st.ctypes.data"]))
+    # The scalar results, then the status word, in a buffer on the stack
+    # (an allocation would cost about as much as the call).
+    slots = max(count, 1)
+    lines.append("    out = stack_doubles(%d)" % (slots + 1))
+    lines.append("    st = double_at(out, %d)" % slots)
+    lines.append("    clear_status(st)")
+    lines.append("    fn(%s)" % ", ".join(call + ["out", "st"]))
     lines += back
     lines += _raise_lines(plan)
     slot = 1 if val_and_grad else 0
     results = []
     for g in grads:
         if g is None:
-            results.append("out[%d]" % slot)
+            results.append("load_double(out, %d)" % slot)
             slot += 1
         else:
             results.append(g)
     grad = results[0] if len(results) == 1 else "(%s,)" % ", ".join(results)
-    value = "out[0]" if val_and_grad else None
+    value = "load_double(out, 0)" if val_and_grad else None
     lines.append("    return %s" % ("(%s, %s)" % (value, grad) if value else grad))
     return "def impl(%s):\n%s\n" % (", ".join(params), "\n".join(lines))
 
@@ -113,16 +119,16 @@ def _forward_impl_source(plan, tangent_of, val_and_grad, copied, writable):
                          "argument must have its shape')")
             call.append("u%d.ctypes.data" % a.index)
         call += ["%s.shape[%d]" % (name, k) for k in range(a.ndim)]
-    lines.append("    st = np.zeros(1, np.int32)")
+    lines.append("    out = stack_doubles(3)")
+    lines.append("    st = double_at(out, 2)")
+    lines.append("    clear_status(st)")
     if val_and_grad:  # {value, derivative} from the one call, into `out`
-        lines.append("    out = np.empty(2)")
-        lines.append("    fn(%s)" % ", ".join(call + ["out.ctypes.data",
-                                                      "st.ctypes.data"]))
+        lines.append("    fn(%s)" % ", ".join(call + ["out", "st"]))
         lines += back
         lines += _raise_lines(plan)
-        lines.append("    return (out[0], out[1])")
+        lines.append("    return (load_double(out, 0), load_double(out, 1))")
     else:
-        lines.append("    r = fn(%s)" % ", ".join(call + ["st.ctypes.data"]))
+        lines.append("    r = fn(%s)" % ", ".join(call + ["st"]))
         lines += back
         lines += _raise_lines(plan)
         lines.append("    return r")
@@ -148,6 +154,7 @@ def make_dispatcher(derivative):
         copied = {k for k, t in enumerate(given)
                   if isinstance(t, numba.types.Array) and t.layout != "C"}
         writable = {k for k in copied if given[k].mutable}
+        fortran = {k for k in copied if given[k].layout == "F"}
         entry = derivative.cache.get(types)
         if entry is None:
             entry = derivative.cache[types] = derivative._compile(types)
@@ -175,8 +182,9 @@ def make_dispatcher(derivative):
                                           writable)
         else:
             source = _impl_source(plan, count, derivative.val_and_grad,
-                                  copied, writable)
-        scope = {"np": np, "fn": raw, "inner": derivative._njit}
+                                  copied, writable, fortran)
+        scope = dict(_buffer_intrinsics())
+        scope.update({"np": np, "fn": raw, "inner": derivative._njit})
         exec(source, scope)
         impl = scope["impl"]
         impl._autodiff_keep = (entry, raw)  # the JIT and the prototype live on
@@ -191,3 +199,69 @@ def make_dispatcher(derivative):
 
 def _scalar_ctype(numba_type):
     return ctypes.c_float if str(numba_type) == "float32" else ctypes.c_double
+
+
+_INTRINSICS = {}
+
+
+def _buffer_intrinsics():
+    """Numba intrinsics for a buffer of doubles on the stack of the
+    function that uses them (they are inlined into it): `stack_doubles(n)`
+    (a constant n) gives its address, `double_at(p, k)` the address of
+    element k, `load_double(p, k)` element k, `clear_status(p)` and
+    `status_of(p)` write and read the int32 status word at p."""
+    if _INTRINSICS:
+        return _INTRINSICS
+    from llvmlite import ir
+    from numba import types
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+
+    f64 = ir.DoubleType()
+    i32 = ir.IntType(32)
+
+    def element(builder, p, k):
+        return builder.gep(builder.bitcast(p, f64.as_pointer()), [k])
+
+    @intrinsic
+    def stack_doubles(typingctx, n):
+        if not isinstance(n, types.IntegerLiteral):
+            return None
+
+        def codegen(context, builder, signature, args):
+            size = ir.Constant(ir.IntType(64), n.literal_value)
+            buf = cgutils.alloca_once(builder, f64, size=size)
+            return builder.bitcast(buf, ir.IntType(8).as_pointer())
+        return types.voidptr(n), codegen
+
+    @intrinsic
+    def double_at(typingctx, p, k):
+        def codegen(context, builder, signature, args):
+            return builder.bitcast(element(builder, args[0], args[1]),
+                                   ir.IntType(8).as_pointer())
+        return types.voidptr(types.voidptr, k), codegen
+
+    @intrinsic
+    def load_double(typingctx, p, k):
+        def codegen(context, builder, signature, args):
+            return builder.load(element(builder, args[0], args[1]))
+        return types.float64(types.voidptr, k), codegen
+
+    @intrinsic
+    def clear_status(typingctx, p):
+        def codegen(context, builder, signature, args):
+            builder.store(ir.Constant(i32, 0),
+                          builder.bitcast(args[0], i32.as_pointer()))
+            return context.get_dummy_value()
+        return types.none(types.voidptr), codegen
+
+    @intrinsic
+    def status_of(typingctx, p):
+        def codegen(context, builder, signature, args):
+            return builder.load(builder.bitcast(args[0], i32.as_pointer()))
+        return types.int32(types.voidptr), codegen
+
+    _INTRINSICS.update(stack_doubles=stack_doubles, double_at=double_at,
+                       load_double=load_double, clear_status=clear_status,
+                       status_of=status_of)
+    return _INTRINSICS
