@@ -113,6 +113,15 @@ class _Derivative:
 
     def __init__(self, func, mode, const, dup, val_and_grad):
         import inspect
+        # Decorating a function Numba already compiled (`@enzyme_reverse()`
+        # above `@numba.njit`): its Python function, compiled again here
+        # with the options it was given (fastmath, error_model, ...).
+        self._options = {}
+        if callable(getattr(func, "py_func", None)) and \
+                isinstance(getattr(func, "targetoptions", None), dict):
+            self._options = {k: v for k, v in func.targetoptions.items()
+                             if k in ("fastmath", "error_model", "boundscheck")}
+            func = func.py_func
         self.func = func
         self.mode = mode
         self.params = list(inspect.signature(func).parameters)
@@ -249,7 +258,7 @@ class _Derivative:
             # symbols of their own (_custom.py); forward mode has no rule
             # for them, and differentiates the function as it is.
             func = reroute(self.func) if self.mode == "reverse" else self.func
-            self._njit = numba.njit(func)
+            self._njit = numba.njit(func, **self._options)
         compile_rerouted(self._njit, types)
         ret = self._njit.overloads[types].signature.return_type
         if str(ret) not in ("float64", "float32"):

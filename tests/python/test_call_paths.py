@@ -131,3 +131,30 @@ def test_adjoint_registered_after_the_dispatcher_was_used():
     assert grad(2.0) == pytest.approx(101.0)
     assert grad(2.0) == pytest.approx(101.0)
     assert grad.jit is not old_jit and grad.jit(2.0) == pytest.approx(101.0)
+
+
+def test_decorating_a_function_numba_compiled():
+    # `@enzyme_reverse()` above `@numba.njit` (Numba refused to compile
+    # its dispatcher again); the options it was given are kept.
+    @enzyme_reverse(val_and_grad=True)
+    @numba.njit
+    def f(x, y):
+        return x * y + np.sin(x)
+
+    v, g = _calls_agree(f, 1.0, 2.0)
+    assert v == pytest.approx(2.0 + np.sin(1.0))
+    assert g == pytest.approx((2.0 + np.cos(1.0), 1.0))
+
+    @enzyme_reverse(enzyme_const="y")
+    @numba.njit(fastmath=True)
+    def g2(x, y):
+        return x * x * y
+    assert _calls_agree(g2, 3.0, 2.0) == 12.0
+
+    from autodiff_numba import enzyme_forward
+
+    @enzyme_forward()
+    @numba.njit
+    def h(x):
+        return np.exp(x)
+    assert h(1.0, tangents={"x": 2.0}) == pytest.approx(2.0 * np.e)
