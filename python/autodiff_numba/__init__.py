@@ -29,7 +29,7 @@ for an inner @njit function (_custom.py). See docs/host-api.md.
 import ctypes
 
 from ._capi import AutodiffError, Jit, library
-from ._custom import (_GENERATION, compile_rerouted, custom_adjoint,
+from ._custom import (_LIVE, compile_rerouted, custom_adjoint,
                       generation, glue_for, reroute)
 
 __all__ = ["AutodiffError", "custom_adjoint", "enzyme_reverse",
@@ -151,6 +151,7 @@ class _Derivative:
                         if name not in self.const]
         self._check_sharing = len(self._active) > 1
         self._count = len(self.params)
+        _LIVE.add(self)
 
     @property
     def jit(self):
@@ -449,11 +450,10 @@ class _Derivative:
         # (bench/python_overhead.py). What it cannot type (a first call
         # with new types that fails) and arrays that may share memory
         # take the path below, which says what is wrong.
+        # A custom adjoint registered later closes this path (_LIVE).
         fast = self._fast_call
-        if (fast is not None and not options and
-                self._generation == _GENERATION[0] and
-                len(args) == self._count and
-                not (self._check_sharing and self._may_share(args))):
+        if (fast is not None and not options and len(args) == self._count
+                and not (self._check_sharing and self._may_share(args))):
             try:
                 return fast(*args)
             except self._typing_error:

@@ -26,10 +26,15 @@ scalar gradients.
 import inspect
 import itertools
 import types as pytypes
+import weakref
 
 _REGISTRY = {}  # id(inner dispatcher) -> _Custom
 # Counts registrations: a derivative made before one recompiles after it.
 _GENERATION = [0]
+
+
+# Derivatives whose fast call path a new registration must close.
+_LIVE = weakref.WeakSet()
 
 
 def generation():
@@ -333,6 +338,9 @@ def custom_adjoint(inner):
         _REGISTRY[id(inner)] = _Custom(inner, vjp)
         _GENERATION[0] += 1
         _REROUTED.clear()
+        for derivative in list(_LIVE):
+            derivative._fast_call = None  # next call recompiles
+
         return vjp
     return register
 
