@@ -592,8 +592,10 @@ absl::Status ForwardEmitter::VisitModuleCall(CallBase &call, Function &callee) {
 
 /// A user's forward rule `fwd` takes each argument followed by its tangent
 /// (a pointer's shadow; integers get a tangent only when `fwd` has a slot
-/// for every argument) and returns {primal, tangent}, or the tangent alone.
-/// It is called once per lane and replaces the primal call.
+/// for every argument) and returns {primal, tangent}, or the tangent alone
+/// (the primal call stays then). It is called once per lane and replaces
+/// the primal call; for a function returning nothing or an integer, it
+/// replaces the call and its result is the primal's (width 1 only).
 absl::Status ForwardEmitter::VisitCustomRule(CallBase &call, Function &rule,
                                              bool before_call) {
   if (isa<InvokeInst>(call))
@@ -633,8 +635,22 @@ absl::Status ForwardEmitter::VisitCustomRule(CallBase &call, Function &rule,
   // reads what the call overwrites: it runs before the call, which stays.
   if (before_call && !returnsPair && !returnsVecPair)
     b_.SetInsertPoint(&call);
+  // A user's rule for a function returning nothing or an integer (a
+  // status) replaces the call: it does the primal's work itself, and its
+  // integer result is the primal's. Once per lane, it would do it N times.
+  bool replaces = !before_call && !returnsPair && !returnsVecPair &&
+                  !CarriesDerivative(rt);
+  if (replaces && width_ > 1)
+    return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                   "the registered derivative `" + rule.getName().str() +
+                       "` of a function returning " +
+                       (rt->isVoidTy() ? "nothing" : "an integer") +
+                       " does the primal's work itself; with enzyme_width " +
+                       std::to_string(width_) +
+                       " it would run once per direction, repeating it");
   Lanes lanes;
   Value *primal = nullptr;
+  CallInst *first = nullptr;
   for (unsigned k = 0; k < width_; ++k) {
     SmallVector<Value *, 8> args;
     for (Value *a : call.args()) {
@@ -657,7 +673,8 @@ absl::Status ForwardEmitter::VisitCustomRule(CallBase &call, Function &rule,
       }
     CallInst *r = b_.CreateCall(&rule, args);
     r->setDebugLoc(call.getDebugLoc());
-    if (rt->isVoidTy())
+    first = first ? first : r;
+    if (rt->isVoidTy() || replaces)
       continue;
     if (returnsPair) {
       if (!primal)
@@ -671,7 +688,13 @@ absl::Status ForwardEmitter::VisitCustomRule(CallBase &call, Function &rule,
       lanes.push_back(r);
     }
   }
-  if (primal) {
+  if (replaces) {
+    if (!rt->isVoidTy()) {
+      first->takeName(&call);
+      call.replaceAllUsesWith(first);
+    }
+    erase_.push_back(&call);
+  } else if (primal) {
     primal->takeName(&call);
     call.replaceAllUsesWith(primal);
     erase_.push_back(&call);
