@@ -420,11 +420,15 @@ absl::Status ReplaceRequestCall(const RequestCall &rc, Function &df) {
     // The seed of the return: `enzyme_seed`'s value (the differential
     // return of `__enzyme_reverse`), else 1.0.
     Type *rt = fty->getReturnType();
+    if (rc.seed && r.width > 1)
+      return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                     "enzyme_seed with enzyme_width is not yet supported "
+                     "(each lane's return is seeded with 1.0 without it)");
     if (rc.seed) {
       AD_ASSIGN_OR_RETURN(Value * seed, Coerce(b, rc.seed, rt, rc, ~0u));
       args.push_back(seed);
     } else {
-      args.push_back(OnesLike(rt));
+      args.append(r.width, OnesLike(rt)); // One seed per lane.
     }
   }
   if (r.mode == Mode::SplitReverse) {

@@ -63,15 +63,16 @@ FunctionType *ReverseDerivativeType(const DiffRequest &r) {
   Type *ret = fty->getReturnType();
   if (r.return_primal)
     leaves.push_back(ret);
+  // enzyme_width N: N shadows, seeds and gradients (ReverseWidth.cpp).
   for (unsigned i = 0; i < fty->getNumParams(); ++i) {
     params.push_back(fty->getParamType(i));
     if (r.args[i] == ArgActivity::Dup || r.args[i] == ArgActivity::DupNoNeed)
-      params.push_back(fty->getParamType(i));
+      params.append(r.width, fty->getParamType(i));
     if (r.args[i] == ArgActivity::Out)
-      leaves.push_back(fty->getParamType(i));
+      leaves.append(r.width, fty->getParamType(i));
   }
   if (TakesReturnSeed(r))
-    params.push_back(ret);
+    params.append(r.width, ret);
   Type *rt = leaves.empty()       ? Type::getVoidTy(fty->getContext())
              : leaves.size() == 1 ? leaves[0]
                                   : StructType::get(fty->getContext(), leaves);
@@ -122,10 +123,10 @@ FunctionType *SplitReverseType(const DiffRequest &r) {
 
 absl::Status CheckReverseRequest(const DiffRequest &r) {
   std::string fn = "`" + r.fn->getName().str() + "`";
-  if (r.width != 1)
+  if (r.width != 1 && r.mode != Mode::Reverse)
     return absl::UnimplementedError(
-        "enzyme_width in reverse mode (vector reverse mode) is not yet "
-        "supported; requested for " + fn);
+        "enzyme_width in split reverse mode is not yet supported; "
+        "requested for " + fn);
   FunctionType *fty = r.fn->getFunctionType();
   for (unsigned i = 0; i < fty->getNumParams(); ++i) {
     Type *t = fty->getParamType(i);
@@ -174,6 +175,8 @@ absl::Status ReverseEmitter::Run() {
 absl::Status EmitReverseDerivative(const DiffRequest &r, Function &out,
                                    DerivativeCache &cache) {
   AD_RETURN_IF_ERROR(CheckReverseRequest(r));
+  if (r.width > 1)
+    return EmitWideReverseDerivative(r, out, cache);
   ReverseEmitter e(r, out, cache);
   return e.Run();
 }

@@ -27,7 +27,8 @@ class DerivativeCache;
 /// then its shadow for dup / dupnoneed; then `dret` (the seed of the
 /// return, of the return's type) when the return is active. Returns nothing,
 /// the one leaf, or a literal struct of [primal if return_primal] + [the
-/// gradient of every `enzyme_out` parameter, in order].
+/// gradient of every `enzyme_out` parameter, in order]. With width N, each
+/// shadow, the seed and each gradient come N times in a row (lane order).
 llvm::FunctionType *ReverseDerivativeType(const DiffRequest &r);
 
 /// The augmented forward sweep of a split derivative: per parameter its
@@ -56,6 +57,12 @@ absl::Status CheckReverseRequest(const DiffRequest &r);
 /// combined reverse derivative of r.fn.
 absl::Status EmitReverseDerivative(const DiffRequest &r, llvm::Function &out,
                                    DerivativeCache &cache);
+
+/// The same for `enzyme_width` N > 1: the derivative of width 1, widened
+/// so that its reverse sweep runs once per lane (ReverseWidth.cpp).
+absl::Status EmitWideReverseDerivative(const DiffRequest &r,
+                                       llvm::Function &out,
+                                       DerivativeCache &cache);
 
 /// Fills `aug` (declared with AugmentedType) and `rev` (SplitReverseType)
 /// for `r` (either mode): one combined derivative is emitted and cut in two

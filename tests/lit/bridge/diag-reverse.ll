@@ -5,6 +5,7 @@
 ; RUN: not test -e %t/out.ll
 ; RUN: not %autodiff-opt %t/nobody.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=BODY
 ; RUN: not %autodiff-opt %t/width.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDTH
+; RUN: not %autodiff-opt %t/widthseed.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=WSEED
 ; RUN: not %autodiff-opt %t/dupscalar.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=DUP
 ; RUN: not %autodiff-opt %t/fptr.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=FPTR
 ; RUN: not %autodiff-opt %t/irreducible.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=IRR
@@ -12,7 +13,8 @@
 ; REC: autodiff-opt: error: in function `last_squared` (while generating `diffe_last_squared`), call to `walk`: reverse mode does not yet support a call kept as a call (recursive) to `walk` whose result is an aggregate holding an active pointer
 ; REC-NEXT: {{^}}  instruction: %e = call { ptr, i64 } @walk(ptr %p, i64 %n)
 ; BODY: in function `f` (while generating `diffe_f`), call to `mystery`: reverse mode does not yet support a call to `mystery`, which has no body and no derivative rule
-; WIDTH: enzyme_width in reverse mode (vector reverse mode) is not yet supported; requested for `sq`
+; WIDTH: in function `sq` (while generating `diffe2_sq`), call to `{{.*}}cube{{.*}}`: enzyme_width 2 in reverse mode (vector reverse mode) of `sq` does not yet support a call to `{{.*}}cube{{.*}}` that takes shadows or adjoints
+; WSEED: in function `caller`, call to `__enzyme_autodiff`: enzyme_seed with enzyme_width is not yet supported (each lane's return is seeded with 1.0 without it)
 ; FPTR: autodiff-opt: error: in function `apply` (while generating `diffe_apply`), indirect call through `%g`: call through a function pointer with active arguments, and no function of this type in the module has its address taken: the callee is unknown
 ; IRR: in function `irr` (while generating `diffe_irr`), `br`: reverse mode does not yet support irreducible control flow (a jump into the middle of a loop, which then has no single entry)
 ; DUP: parameter 0 of `sq` is passed by value with enzyme_dup; in reverse mode a scalar is enzyme_out (its gradient is returned) or enzyme_const
@@ -77,15 +79,22 @@ define void @caller(ptr %a, ptr %da) {
 }
 
 ;--- width.ll
-define double @sq(double %x) {
-  %m = fmul double %x, %x
+define double @sq(ptr %p) {
+  %x = load double, ptr %p
+  %m = call double @cube(double %x)
   ret double %m
 }
+define double @cube(double %x) noinline {
+  %s = fmul double %x, %x
+  %c = fmul double %s, %x
+  ret double %c
+}
 @enzyme_width = external global i32
-declare double @__enzyme_autodiff(...)
-define double @caller(double %x) {
-  %r = call double (...) @__enzyme_autodiff(ptr @sq, ptr @enzyme_width, i64 2, double %x)
-  ret double %r
+@enzyme_dup = external global i32
+declare void @__enzyme_autodiff(...)
+define void @caller(ptr %p, ptr %d0, ptr %d1) {
+  call void (...) @__enzyme_autodiff(ptr @sq, ptr @enzyme_width, i64 2, ptr @enzyme_dup, ptr %p, ptr %d0, ptr %d1)
+  ret void
 }
 
 ;--- dupscalar.ll
@@ -138,4 +147,16 @@ declare double @__enzyme_autodiff(...)
 define double @caller(double %x, i1 %c, i32 %n) {
   %r = call double (...) @__enzyme_autodiff(ptr @irr, double %x, i1 %c, i32 %n)
   ret double %r
+}
+;--- widthseed.ll
+define double @sq(double %x) {
+  %m = fmul double %x, %x
+  ret double %m
+}
+@enzyme_width = external global i32
+@enzyme_seed = external global i32
+declare { double, double } @__enzyme_autodiff(...)
+define { double, double } @caller(double %x) {
+  %r = call { double, double } (...) @__enzyme_autodiff(ptr @sq, ptr @enzyme_width, i64 2, ptr @enzyme_seed, double 2.0, double %x)
+  ret { double, double } %r
 }
