@@ -295,6 +295,16 @@ bool IsInactiveCall(const CallBase &call) {
   }
   if (IsInactiveName(f->getName()))
     return true;
+  // Destructors and what() of the standard library's own classes, compiled
+  // into libstdc++ (std::exception and its subclasses, say): they touch no
+  // float of a user's object. (A function-pointer dispatch meets them as
+  // candidates of a virtual destructor call whose object has active data.)
+  StringRef n = f->getName();
+  if (f->isDeclaration() && n.starts_with("_ZN") &&
+      (n.starts_with("_ZNSt") || n.starts_with("_ZNKSt")) &&
+      (n.ends_with("D0Ev") || n.ends_with("D1Ev") || n.ends_with("D2Ev") ||
+       n.ends_with("4whatEv")))
+    return true;
   return IsListedInactive(*f);
 }
 

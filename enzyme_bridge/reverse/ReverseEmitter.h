@@ -194,6 +194,7 @@ private:
   /// The shadow of `v` made so far; null, undef and zero are their own.
   llvm::Value *KnownShadow(llvm::Value *v);
   absl::Status ShadowStore(llvm::StoreInst &store);
+  bool MovePointerBits(llvm::StoreInst &store);
   /// The shadow's address for an address computed on integers (ptrtoint,
   /// then adds, subtracts and ors of offsets); null if it is not one.
   llvm::Value *ShadowAddress(llvm::Value *v, unsigned depth = 0);

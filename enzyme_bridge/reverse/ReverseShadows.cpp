@@ -412,13 +412,18 @@ void ReverseEmitter::ClearSlotForFloat(StoreInst &store) {
 /// the error's integers; SROA leaves a `ptrtoint` stored into an i64 slot
 /// and an `inttoptr` of its load): the shadow address goes into the
 /// shadow local, where ShadowAddress reads it back. Locals that may hold
-/// floats are left alone: their shadow holds adjoints.
+/// floats are left alone: their shadow holds adjoints. The same for other
+/// memory that the type analysis knows holds pointers there (libstdc++
+/// stores a std::unique_ptr's address into a vector's new buffer as an
+/// integer).
 void ReverseEmitter::MirrorAddressStore(StoreInst &store) {
   Value *v = store.getValueOperand();
   Value *ptr = store.getPointerOperand();
   if (!v->getType()->isIntegerTy() || isa<Constant>(v) ||
-      !isa<AllocaInst>(getUnderlyingObject(ptr)) ||
       !IsAddressInteger(v, /*offsets_only=*/true))
+    return;
+  if (!isa<AllocaInst>(getUnderlyingObject(ptr)) &&
+      !MemoryMayHold(ptr, v->getType(), BaseType::Pointer))
     return;
   Value *sp = KnownShadow(ptr);
   if (!sp || isa<ConstantPointerNull>(sp) ||
@@ -443,9 +448,37 @@ bool ReverseEmitter::MemoryMayHold(Value *ptr, Type *t, BaseType::Kind kind) {
   return false;
 }
 
+/// `store` writes an integer loaded from memory that holds pointers (a
+/// pointer moved as an `i64`, as libstdc++ relocates a vector of
+/// pointers): the shadow pointer is moved along, from the source's shadow
+/// to the destination's. Whether it applied.
+bool ReverseEmitter::MovePointerBits(StoreInst &store) {
+  auto *ld = dyn_cast<LoadInst>(store.getValueOperand());
+  const DataLayout &dl = out_.getDataLayout();
+  if (!ld || !ld->getType()->isIntegerTy() ||
+      dl.getTypeStoreSize(ld->getType()) != dl.getPointerSize() ||
+      !MemoryMayHold(ld->getPointerOperand(), ld->getType(),
+                     BaseType::Pointer) ||
+      MemoryMayHold(ld->getPointerOperand(), ld->getType(), BaseType::Float))
+    return false;
+  Value *ss = KnownShadow(ld->getPointerOperand());
+  Value *sd = KnownShadow(store.getPointerOperand());
+  if (!ss || !sd || isa<ConstantPointerNull>(sd))
+    return false;
+  // Read where the primal reads (a std::unique_ptr's move writes null
+  // into its source before the moved bits are stored).
+  IRBuilder<> at(ld->getNextNode());
+  Value *bits = at.CreateAlignedLoad(ld->getType(), ss, ld->getAlign(),
+                                     ld->getName() + "'");
+  fb_.CreateAlignedStore(bits, sd, store.getAlign(), store.isVolatile());
+  return true;
+}
+
 absl::Status ReverseEmitter::ShadowStore(StoreInst &store) {
   Value *v = store.getValueOperand();
   if (!ContainsPointer(v->getType())) {
+    if (MovePointerBits(store))
+      return absl::OkStatus();
     ClearSlotForFloat(store);
     MirrorAddressStore(store);
     return absl::OkStatus();
