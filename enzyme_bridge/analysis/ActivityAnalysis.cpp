@@ -277,6 +277,46 @@ public:
       work_.push_back(v);
   }
 
+  /// A callee given `ptr` may load the addresses of this function's
+  /// locals and heap blocks stored in `ptr`'s memory and write active data
+  /// through them (a lambda's capture struct holding `&acc`): those
+  /// objects' memory is active too.
+  void VaryLocalsStoredIn(const Value *ptr, unsigned depth = 0) {
+    if (depth > 2)
+      return;
+    SmallVector<const Value *, 4> objs;
+    getUnderlyingObjects(ptr, objs);
+    for (const Value *o : objs) {
+      if (!isa<AllocaInst>(o))
+        continue;
+      for (const User *u : o->users()) {
+        SmallVector<const Value *, 8> work = {u};
+        // Stores into the object or a field of it (clang -O0's GEPs).
+        while (!work.empty()) {
+          const Value *w = work.pop_back_val();
+          if (const auto *gep = dyn_cast<GetElementPtrInst>(w)) {
+            for (const User *gu : gep->users())
+              work.push_back(gu);
+            continue;
+          }
+          const auto *st = dyn_cast<StoreInst>(w);
+          if (!st || !st->getValueOperand()->getType()->isPointerTy() ||
+              getUnderlyingObject(st->getPointerOperand()) != o ||
+              getUnderlyingObject(st->getValueOperand()) == o)
+            continue;
+          const Value *stored = getUnderlyingObject(st->getValueOperand());
+          bool local = isa<AllocaInst>(stored);
+          if (const auto *c = dyn_cast<CallBase>(stored))
+            local = ClassifyAllocation(*c) != AllocKind::None;
+          if (!local || memory_.count(st->getValueOperand()))
+            continue;
+          VaryMemory(st->getValueOperand());
+          VaryLocalsStoredIn(st->getValueOperand(), depth + 1);
+        }
+      }
+    }
+  }
+
   /// Marks the objects `ptr` may point into as holding active data.
   void VaryMemory(const Value *ptr) {
     // Memory the user declared inactive (__enzyme_inactive_global) never
@@ -530,9 +570,11 @@ public:
       // them.
       for (const Use &a : call->args())
         if (a->getType()->isPtrOrPtrVectorTy() &&
-            writes_.MayWrite(*call, call->getArgOperandNo(&a)) &&
-            !IntoConstantArgument(a.get()))
-          VaryMemory(a.get());
+            !IntoConstantArgument(a.get())) {
+          if (writes_.MayWrite(*call, call->getArgOperandNo(&a)))
+            VaryMemory(a.get());
+          VaryLocalsStoredIn(a.get());
+        }
       Vary(call);
       return;
     }

@@ -72,6 +72,7 @@ private:
   absl::Status NeedLaneObjects(Instruction &write, Value *ptr, bool &grew);
   bool LocalObject(const Value *obj) const;
   bool LaneTapeGroup(AllocaInst &slot, bool &grew);
+  void OwnObjectsPerLane(Value *ptr, bool &grew);
   void ComputeLaneData();
   bool ReadsCopy(const LoadInst &load) const;
   bool LaneData(const Value *v) const { return data_.count(v) > 0; }
@@ -270,7 +271,14 @@ absl::Status Widener::NeedLaneObjects(Instruction &write, Value *ptr,
   SmallPtrSet<const Value *, 8> seen;
   ObjectsOf(ptr, objects, seen);
   for (const Value *obj : objects) {
-    if (IsSinkArena(obj))
+    if (IsSinkArena(obj) || isa<ConstantPointerNull>(obj) ||
+        isa<UndefValue>(obj))
+      continue;
+    auto *o = const_cast<Value *>(obj);
+    // Lane k's own memory: a shadow argument's, a lane copy, or memory a
+    // lane's own pointer (loaded from lane memory, say) points to.
+    if (lane_objects_.count(o) || lanes_.count(o) ||
+        (!isa<Argument>(o) && !LocalObject(o) && Tainted(o)))
       continue;
     const auto *ld = dyn_cast<LoadInst>(obj);
     auto *slot = ld ? dyn_cast<AllocaInst>(ld->getPointerOperand()) : nullptr;
@@ -282,35 +290,64 @@ absl::Status Widener::NeedLaneObjects(Instruction &write, Value *ptr,
                     "is not the derivative's own (a global's registered "
                     "shadow, a tape array kept by a helper function, memory "
                     "reached through a loaded pointer)");
-    grew |= lane_objects_.insert(const_cast<Value *>(obj)).second;
+    grew |= lane_objects_.insert(o).second;
   }
   return absl::OkStatus();
+}
+
+/// A lane's pointer that may point into one of the derivative's own
+/// objects (a phi choosing between the shadows of the arguments and of a
+/// local allocation, as pointers are swapped in a loop): the object gets a
+/// copy per lane, or lanes would share it.
+void Widener::OwnObjectsPerLane(Value *ptr, bool &grew) {
+  SmallVector<const Value *, 4> objects;
+  SmallPtrSet<const Value *, 8> seen;
+  ObjectsOf(ptr, objects, seen);
+  for (const Value *obj : objects) {
+    if (LocalObject(obj)) {
+      grew |= lane_objects_.insert(const_cast<Value *>(obj)).second;
+      continue;
+    }
+    const auto *ld = dyn_cast<LoadInst>(obj);
+    auto *slot = ld ? dyn_cast<AllocaInst>(ld->getPointerOperand()) : nullptr;
+    if (slot && !lane_objects_.count(const_cast<AllocaInst *>(slot)))
+      LaneTapeGroup(*const_cast<AllocaInst *>(slot), grew);
+  }
 }
 
 absl::Status Widener::ComputeTaint() {
   for (;;) {
     Propagate();
     bool grew = false;
+    for (auto &entry : lanes_)
+      if (entry.first->getType()->isPointerTy())
+        OwnObjectsPerLane(entry.first, grew);
     for (BasicBlock &bb : f_)
       for (Instruction &i : bb) {
         if (!Tainted(&i))
           continue;
+        if (i.getType()->isPointerTy() && !lane_objects_.count(&i))
+          OwnObjectsPerLane(&i, grew);
         if (auto *st = dyn_cast<StoreInst>(&i)) {
-          if (Tainted(st->getValueOperand()) &&
-              !Tainted(st->getPointerOperand()))
+          if (Tainted(st->getValueOperand()))
             AD_RETURN_IF_ERROR(
                 NeedLaneObjects(i, st->getPointerOperand(), grew));
         } else if (auto *mt = dyn_cast<MemTransferInst>(&i)) {
-          if (Tainted(mt->getRawSource()) && !Tainted(mt->getRawDest()))
+          if (Tainted(mt->getRawSource()))
             AD_RETURN_IF_ERROR(NeedLaneObjects(i, mt->getRawDest(), grew));
+        } else if (auto *call = dyn_cast<CallBase>(&i)) {
+          // The adjoint of a copy adds into both of its operands' memory.
+          Function *callee = call->getCalledFunction();
+          if (callee && callee->getName().starts_with("autodiff.copy.adjoint."))
+            for (Value *arg : call->args())
+              if (arg->getType()->isPointerTy())
+                AD_RETURN_IF_ERROR(NeedLaneObjects(i, arg, grew));
         } else if (auto *rmw = dyn_cast<AtomicRMWInst>(&i)) {
-          if (!Tainted(rmw->getPointerOperand()))
-            AD_RETURN_IF_ERROR(
-                NeedLaneObjects(i, rmw->getPointerOperand(), grew));
+          AD_RETURN_IF_ERROR(
+              NeedLaneObjects(i, rmw->getPointerOperand(), grew));
         } else if (auto *cx = dyn_cast<AtomicCmpXchgInst>(&i)) {
-          if (!Tainted(cx->getPointerOperand()))
-            AD_RETURN_IF_ERROR(
-                NeedLaneObjects(i, cx->getPointerOperand(), grew));
+          AD_RETURN_IF_ERROR(
+              NeedLaneObjects(i, cx->getPointerOperand(), grew));
         }
       }
     if (!grew)
@@ -407,6 +444,14 @@ absl::Status Widener::CheckCall(CallBase &call) {
   StringRef name = callee->getName();
   if (callee->isDeclaration() &&
       (name == "memset" || name == "memcpy" || name == "memmove" ||
+       name == "__autodiff_check_sink"))
+    return absl::OkStatus();
+  // The derivative's own helpers that work on the memory they are given:
+  // the adjoint of a copy (src' += dst'; dst' = 0), and the list of
+  // shadows to release, which takes each lane's in turn.
+  if (!callee->isDeclaration() &&
+      (name.starts_with("autodiff.copy.adjoint.") ||
+       name == "__autodiff_record_release" ||
        name == "__autodiff_check_sink"))
     return absl::OkStatus();
   return Refuse(call, "a call to `" + callee->getName().str() +
