@@ -53,6 +53,14 @@ bool IsSinkArena(const Value *v) {
   return f && f->getName() == "__autodiff_sink_shadow";
 }
 
+/// Pointer values stored into the derivative's own memory, by object: a
+/// stack slot or allocation, or a tape array (by its slot). Memory also
+/// written by a call or a copy is opaque.
+struct PointerContents {
+  DenseMap<const Value *, SmallVector<const Value *, 4>> of;
+  DenseSet<const Value *> opaque;
+};
+
 class Widener {
 public:
   Widener(Function &f, const DiffRequest &r,
@@ -93,6 +101,7 @@ private:
   SmallVector<Value *, 8> sources_;
   DenseSet<const Value *> tainted_;
   SmallPtrSet<Value *, 8> lane_objects_;
+  PointerContents contents_;
   /// What differs between the lanes (the shadows, the seeds, the adjoints
   /// and what is computed of them), unlike a lane's copy of shared data (a
   /// tape array's entries that every lane wrote alike): a branch may
@@ -172,12 +181,62 @@ static bool StoredInto(const AllocaInst &slot,
   return true;
 }
 
+static bool IsTapeHelper(const CallBase &call);
+
+/// The object a write through `base` (an underlying object) writes: the
+/// object itself, or for a tape array (`base` loaded from its slot) the
+/// slot.
+static const Value *ContentsKey(const Value *base) {
+  const auto *ld = dyn_cast<LoadInst>(base);
+  if (ld && isa<AllocaInst>(ld->getPointerOperand()))
+    return ld->getPointerOperand();
+  return base;
+}
+
+static PointerContents ComputeContents(Function &f) {
+  PointerContents c;
+  SmallVector<const Value *, 4> bases;
+  for (BasicBlock &bb : f)
+    for (Instruction &i : bb) {
+      if (auto *st = dyn_cast<StoreInst>(&i)) {
+        if (!st->getValueOperand()->getType()->isPointerTy())
+          continue;
+        bases.clear();
+        getUnderlyingObjects(st->getPointerOperand(), bases);
+        for (const Value *b : bases)
+          c.of[ContentsKey(b)].push_back(st->getValueOperand());
+        continue;
+      }
+      auto *call = dyn_cast<CallBase>(&i);
+      if (!call || call->onlyReadsMemory() || IsTapeHelper(*call) ||
+          isa<MemSetInst>(call) ||
+          ClassifyAllocation(*call) == AllocKind::Free)
+        continue;
+      if (auto *ii = dyn_cast<IntrinsicInst>(call); ii && ii->isAssumeLikeIntrinsic())
+        continue;
+      for (Value *arg : call->args())
+        if (arg->getType()->isPointerTy()) {
+          bases.clear();
+          getUnderlyingObjects(arg, bases);
+          for (const Value *b : bases)
+            c.opaque.insert(ContentsKey(b));
+        }
+      // A reallocated block holds what its old block held.
+      if (ClassifyAllocation(*call) == AllocKind::Realloc ||
+          ClassifyAllocation(*call) == AllocKind::RustRealloc)
+        c.opaque.insert(call);
+    }
+  return c;
+}
+
 /// The objects `ptr` may point into, looking through pointers the
-/// derivative keeps in its own stack slots (a shadow allocation whose
-/// address is cached for the reverse sweep); a pointer loaded from other
-/// memory is its own object.
+/// derivative keeps in its own memory (a shadow allocation whose address
+/// is cached for the reverse sweep, in a stack slot or a tape array; a
+/// shadow list node's address in another node); a pointer loaded from
+/// other memory is its own object.
 static void ObjectsOf(const Value *ptr, SmallVectorImpl<const Value *> &out,
-                      SmallPtrSetImpl<const Value *> &seen) {
+                      SmallPtrSetImpl<const Value *> &seen,
+                      const PointerContents *contents = nullptr) {
   SmallVector<const Value *, 4> objects;
   getUnderlyingObjects(ptr, objects, nullptr, /*MaxLookup=*/0);
   for (const Value *obj : objects) {
@@ -189,7 +248,35 @@ static void ObjectsOf(const Value *ptr, SmallVectorImpl<const Value *> &out,
     SmallVector<const Value *, 4> stored;
     if (slot && StoredInto(*slot, stored)) {
       for (const Value *v : stored)
-        ObjectsOf(v, out, seen);
+        ObjectsOf(v, out, seen, contents);
+      continue;
+    }
+    // A pointer loaded from the derivative's own memory that only stores
+    // write pointers into: one of the pointers stored there.
+    SmallVector<const Value *, 4> bases;
+    bool known = ld && contents && !slot;
+    if (known) {
+      // Where the address points (a list node reached through the node
+      // before it: the cycle through this load is cut).
+      SmallPtrSet<const Value *, 8> cut(seen.begin(), seen.end());
+      ObjectsOf(ld->getPointerOperand(), bases, cut, contents);
+      for (const Value *b : bases) {
+        const auto *bl = dyn_cast<LoadInst>(b);
+        bool own = isa<AllocaInst>(b) ||
+                   (isa<CallBase>(b) &&
+                    ClassifyAllocation(*cast<CallBase>(b)) != AllocKind::None) ||
+                   (bl && isa<AllocaInst>(bl->getPointerOperand()));
+        if (!own || contents->opaque.count(ContentsKey(b)))
+          known = false;
+      }
+    }
+    if (known) {
+      for (const Value *b : bases) {
+        auto it = contents->of.find(ContentsKey(b));
+        if (it != contents->of.end())
+          for (const Value *v : it->second)
+            ObjectsOf(v, out, seen, contents);
+      }
       continue;
     }
     out.push_back(obj);
@@ -269,7 +356,7 @@ absl::Status Widener::NeedLaneObjects(Instruction &write, Value *ptr,
                                       bool &grew) {
   SmallVector<const Value *, 4> objects;
   SmallPtrSet<const Value *, 8> seen;
-  ObjectsOf(ptr, objects, seen);
+  ObjectsOf(ptr, objects, seen, &contents_);
   for (const Value *obj : objects) {
     if (IsSinkArena(obj) || isa<ConstantPointerNull>(obj) ||
         isa<UndefValue>(obj))
@@ -302,7 +389,7 @@ absl::Status Widener::NeedLaneObjects(Instruction &write, Value *ptr,
 void Widener::OwnObjectsPerLane(Value *ptr, bool &grew) {
   SmallVector<const Value *, 4> objects;
   SmallPtrSet<const Value *, 8> seen;
-  ObjectsOf(ptr, objects, seen);
+  ObjectsOf(ptr, objects, seen, &contents_);
   for (const Value *obj : objects) {
     if (LocalObject(obj)) {
       grew |= lane_objects_.insert(const_cast<Value *>(obj)).second;
@@ -316,6 +403,7 @@ void Widener::OwnObjectsPerLane(Value *ptr, bool &grew) {
 }
 
 absl::Status Widener::ComputeTaint() {
+  contents_ = ComputeContents(f_);
   for (;;) {
     Propagate();
     bool grew = false;
