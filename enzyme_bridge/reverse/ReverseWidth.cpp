@@ -542,10 +542,19 @@ absl::Status Widener::CheckCall(CallBase &call) {
        name == "__autodiff_record_release" ||
        name == "__autodiff_check_sink"))
     return absl::OkStatus();
-  return Refuse(call, "a call to `" + callee->getName().str() +
-                          "` that takes shadows or adjoints (the derivative "
-                          "of a recursive or noinline callee, a custom rule "
-                          "or a library call would run once per lane)");
+  // A split derivative of a callee kept as a call (its halves are named
+  // augmented_F and reversee_F, DiffRequest::DerivativeName) names F.
+  std::string what = "a call to `" + callee->getName().str() + "`";
+  for (StringRef prefix : {"augmented_", "reversee_"})
+    if (name.starts_with(prefix) && name.size() > prefix.size())
+      what = "a call kept as a call to `" +
+             name.drop_front(prefix.size()).str() +
+             "` (recursive or noinline; its derivative `" + name.str() +
+             "`)";
+  return Refuse(call, what + " that takes shadows or adjoints (the "
+                             "derivative of a recursive or noinline callee, "
+                             "a custom rule or a library call would run "
+                             "once per lane)");
 }
 
 absl::Status Widener::CheckLaneWork() {

@@ -13,7 +13,7 @@
 ; REC: autodiff-opt: error: in function `last_squared` (while generating `diffe_last_squared`), call to `walk`: reverse mode does not yet support a call kept as a call (recursive) to `walk` whose result is an aggregate holding an active pointer
 ; REC-NEXT: {{^}}  instruction: %e = call { ptr, i64 } @walk(ptr %p, i64 %n)
 ; BODY: in function `f` (while generating `diffe_f`), call to `mystery`: reverse mode does not yet support a call to `mystery`, which has no body and no derivative rule
-; WIDTH: in function `sq` (while generating `diffe2_sq`), call to `{{.*}}cube{{.*}}`: enzyme_width 2 in reverse mode (vector reverse mode) of `sq` does not yet support a call to `{{.*}}cube{{.*}}` that takes shadows or adjoints
+; WIDTH: in function `sq` (while generating `diffe2_sq`), call to `{{.*}}cube{{.*}}`: enzyme_width 2 in reverse mode (vector reverse mode) of `sq` does not yet support a call kept as a call to `cube` (recursive or noinline; its derivative `{{.*}}cube{{.*}}`) that takes shadows or adjoints
 ; WSEED: in function `caller`, call to `__enzyme_autodiff`: enzyme_seed with enzyme_width is not yet supported (each lane's return is seeded with 1.0 without it)
 ; FPTR: autodiff-opt: error: in function `apply` (while generating `diffe_apply`), indirect call through `%g`: call through a function pointer with active arguments, and no function of this type in the module has its address taken: the callee is unknown
 ; IRR: in function `irr` (while generating `diffe_irr`), `br`: reverse mode does not yet support irreducible control flow (a jump into the middle of a loop, which then has no single entry)
