@@ -301,10 +301,11 @@ public:
           }
           const auto *st = dyn_cast<StoreInst>(w);
           if (!st || !st->getValueOperand()->getType()->isPointerTy() ||
-              getUnderlyingObject(st->getPointerOperand()) != o ||
-              getUnderlyingObject(st->getValueOperand()) == o)
+              getUnderlyingObject(st->getPointerOperand()) != o)
             continue;
           const Value *stored = getUnderlyingObject(st->getValueOperand());
+          if (stored == o)
+            continue;
           bool local = isa<AllocaInst>(stored);
           if (const auto *c = dyn_cast<CallBase>(stored))
             local = ClassifyAllocation(*c) != AllocKind::None;

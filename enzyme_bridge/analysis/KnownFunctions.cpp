@@ -300,7 +300,7 @@ bool IsInactiveCall(const CallBase &call) {
   // float of a user's object. (A function-pointer dispatch meets them as
   // candidates of a virtual destructor call whose object has active data.)
   StringRef n = f->getName();
-  if (f->isDeclaration() && n.starts_with("_ZN") &&
+  if (f->isDeclaration() &&
       (n.starts_with("_ZNSt") || n.starts_with("_ZNKSt")) &&
       (n.ends_with("D0Ev") || n.ends_with("D1Ev") || n.ends_with("D2Ev") ||
        n.ends_with("4whatEv")))

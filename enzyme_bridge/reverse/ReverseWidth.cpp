@@ -98,7 +98,6 @@ private:
   unsigned outs_ = 0;
   /// Lane values: [0] is the value itself.
   DenseMap<Value *, SmallVector<Value *, 4>> lanes_;
-  SmallVector<Value *, 8> sources_;
   DenseSet<const Value *> tainted_;
   SmallPtrSet<Value *, 8> lane_objects_;
   PointerContents contents_;
@@ -138,21 +137,21 @@ void Widener::Propagate() {
     Value *v = work.pop_back_val();
     for (User *u : v->users()) {
       auto *i = dyn_cast<Instruction>(u);
-      if (!i || i->getFunction() != &f_)
-        continue;
-      if (tainted_.insert(i).second && !i->getType()->isVoidTy())
+      if (i && i->getFunction() == &f_ && tainted_.insert(i).second &&
+          !i->getType()->isVoidTy())
         work.push_back(i);
-      else if (i->getType()->isVoidTy())
-        tainted_.insert(i);
     }
   }
 }
 
-bool Widener::LocalObject(const Value *obj) const {
+/// Whether `obj` is a stack slot or a heap block whose memory is only what
+/// the function stores into it (not a Numba MemInfo, which its allocator
+/// fills).
+static bool IsOwnAllocation(const Value *obj) {
   if (isa<AllocaInst>(obj))
     return true;
   const auto *call = dyn_cast<CallBase>(obj);
-  if (!call || call->getFunction() != &f_)
+  if (!call)
     return false;
   switch (ClassifyAllocation(*call)) {
   case AllocKind::Malloc:
@@ -164,6 +163,11 @@ bool Widener::LocalObject(const Value *obj) const {
   default:
     return false;
   }
+}
+
+bool Widener::LocalObject(const Value *obj) const {
+  const auto *i = dyn_cast<Instruction>(obj);
+  return i && i->getFunction() == &f_ && IsOwnAllocation(obj);
 }
 
 /// The values stored into stack slot `slot`, when every use of the slot
@@ -208,9 +212,9 @@ static PointerContents ComputeContents(Function &f) {
         continue;
       }
       auto *call = dyn_cast<CallBase>(&i);
+      AllocKind kind = call ? ClassifyAllocation(*call) : AllocKind::None;
       if (!call || call->onlyReadsMemory() || IsTapeHelper(*call) ||
-          isa<MemSetInst>(call) ||
-          ClassifyAllocation(*call) == AllocKind::Free)
+          isa<MemSetInst>(call) || kind == AllocKind::Free)
         continue;
       if (auto *ii = dyn_cast<IntrinsicInst>(call); ii && ii->isAssumeLikeIntrinsic())
         continue;
@@ -222,8 +226,7 @@ static PointerContents ComputeContents(Function &f) {
             c.opaque.insert(ContentsKey(b));
         }
       // A reallocated block holds what its old block held.
-      if (ClassifyAllocation(*call) == AllocKind::Realloc ||
-          ClassifyAllocation(*call) == AllocKind::RustRealloc)
+      if (kind == AllocKind::Realloc || kind == AllocKind::RustRealloc)
         c.opaque.insert(call);
     }
   return c;
@@ -262,9 +265,7 @@ static void ObjectsOf(const Value *ptr, SmallVectorImpl<const Value *> &out,
       ObjectsOf(ld->getPointerOperand(), bases, cut, contents);
       for (const Value *b : bases) {
         const auto *bl = dyn_cast<LoadInst>(b);
-        bool own = isa<AllocaInst>(b) ||
-                   (isa<CallBase>(b) &&
-                    ClassifyAllocation(*cast<CallBase>(b)) != AllocKind::None) ||
+        bool own = IsOwnAllocation(b) ||
                    (bl && isa<AllocaInst>(bl->getPointerOperand()));
         if (!own || contents->opaque.count(ContentsKey(b)))
           known = false;
@@ -531,12 +532,11 @@ absl::Status Widener::CheckCall(CallBase &call) {
     return absl::OkStatus();
   StringRef name = callee->getName();
   if (callee->isDeclaration() &&
-      (name == "memset" || name == "memcpy" || name == "memmove" ||
-       name == "__autodiff_check_sink"))
+      (name == "memset" || name == "memcpy" || name == "memmove"))
     return absl::OkStatus();
   // The derivative's own helpers that work on the memory they are given:
-  // the adjoint of a copy (src' += dst'; dst' = 0), and the list of
-  // shadows to release, which takes each lane's in turn.
+  // the adjoint of a copy (src' += dst'; dst' = 0), the list of shadows to
+  // release, which takes each lane's in turn, and the sink check.
   if (!callee->isDeclaration() &&
       (name.starts_with("autodiff.copy.adjoint.") ||
        name == "__autodiff_record_release" ||
@@ -601,7 +601,7 @@ void Widener::Replicate() {
       if (i->hasName())
         c->setName(i->getName() + ".lane" + Twine(k));
       c->insertAfter(prev->getIterator());
-      lanes_[i].push_back(c);
+      lanes.push_back(c);
       prev = c;
     }
   }

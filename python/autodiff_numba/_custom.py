@@ -340,7 +340,6 @@ def custom_adjoint(inner):
         _REROUTED.clear()
         for derivative in list(_LIVE):
             derivative._fast_call = None  # next call recompiles
-
         return vjp
     return register
 
