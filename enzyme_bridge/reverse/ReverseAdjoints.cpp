@@ -333,11 +333,17 @@ absl::Status ReverseEmitter::visitSelectInst(SelectInst &i) {
 }
 
 /// Whether integer `v` is moved (stored, reinterpreted as floating point,
-/// passed on by phis and selects) rather than used as a number.
-static bool IsMovedBits(Value *v, unsigned depth = 0) {
+/// passed on by phis and selects) rather than used as a number. The stores
+/// that cache it for the reverse sweep (`cache_stores`) move nothing.
+static bool IsMovedBits(Value *v,
+                        const SmallPtrSetImpl<const Instruction *> &cache_stores,
+                        unsigned depth = 0) {
   if (depth > 4)
     return false;
   for (User *u : v->users()) {
+    if (auto *st = dyn_cast<StoreInst>(u);
+        st && cache_stores.contains(st) && st->getValueOperand() == v)
+      continue;
     if (isa<StoreInst>(u) || isa<InsertValueInst>(u) ||
         (isa<BitCastInst>(u) && u->getType()->isFPOrFPVectorTy()))
       return true;
@@ -346,7 +352,7 @@ static bool IsMovedBits(Value *v, unsigned depth = 0) {
     if ((isa<PHINode>(u) || isa<SelectInst>(u) ||
          isa<ShuffleVectorInst>(u) || isa<ExtractElementInst>(u) ||
          isa<InsertElementInst>(u)) &&
-        IsMovedBits(u, depth + 1))
+        IsMovedBits(u, cache_stores, depth + 1))
       return true;
   }
   return false;
@@ -377,7 +383,7 @@ absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
                                               Type *ty) {
   if (!ty->isIntOrIntVectorTy() || !shadows_.count(ptr))
     return absl::OkStatus();
-  bool copy = isa<LoadInst>(i) ? IsMovedBits(&i)
+  bool copy = isa<LoadInst>(i) ? IsMovedBits(&i, cache_stores_)
                                : IsCopiedBits(cast<StoreInst>(i).getValueOperand());
   if (!types_)
     types_.emplace(TypeInfo::Compute(out_));
@@ -445,9 +451,11 @@ static bool IsNullShadow(const Value *s, unsigned depth = 0);
 
 /// Whether integer `v`, through integer arithmetic, may be stored,
 /// returned, passed on, or turned into a float or a pointer: used as an
-/// index, a bound or in a comparison, it carries nothing back.
-static bool MayReachMemoryOrFloat(const Value *v,
-                                  SmallPtrSetImpl<const Value *> &seen) {
+/// index, a bound or in a comparison, it carries nothing back. Nor does
+/// a store that caches it for the reverse sweep (`cache_stores`).
+static bool MayReachMemoryOrFloat(
+    const Value *v, SmallPtrSetImpl<const Value *> &seen,
+    const SmallPtrSetImpl<const Instruction *> &cache_stores) {
   if (!seen.insert(v).second)
     return false;
   if (seen.size() > 64)
@@ -456,7 +464,10 @@ static bool MayReachMemoryOrFloat(const Value *v,
     if (IsDecision(*u, v) || isa<GetElementPtrInst>(u) || isa<SIToFPInst>(u) ||
         isa<UIToFPInst>(u))
       continue;
-    if (!IsIntegerStep(*u) || MayReachMemoryOrFloat(u, seen))
+    if (auto *st = dyn_cast<StoreInst>(u);
+        st && cache_stores.contains(st) && st->getValueOperand() == v)
+      continue;
+    if (!IsIntegerStep(*u) || MayReachMemoryOrFloat(u, seen, cache_stores))
       return true;
   }
   return false;
@@ -475,7 +486,7 @@ absl::Status ReverseEmitter::IntegerOverFloats(Instruction &i, Value *ptr,
     return absl::OkStatus();
   if (auto *load = dyn_cast<LoadInst>(&i)) {
     SmallPtrSet<const Value *, 16> seen;
-    if (!MayReachMemoryOrFloat(load, seen))
+    if (!MayReachMemoryOrFloat(load, seen, cache_stores_))
       return absl::OkStatus();
     return Unsupported(i, "integer arithmetic on the bits of memory that "
                           "holds active floating-point data (type analysis: " +

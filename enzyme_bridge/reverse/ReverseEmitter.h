@@ -495,6 +495,10 @@ private:
   llvm::DenseMap<llvm::BasicBlock *, llvm::PHINode *> come_from_;
   /// Stack slots caching values outside loops, and array slots inside.
   llvm::DenseMap<llvm::Value *, llvm::AllocaInst *> caches_;
+  /// The stores that put a primal value into its cache: they keep a copy
+  /// for the reverse sweep and do not move the value's bits anywhere the
+  /// function can see (CheckNoFloatBits).
+  llvm::SmallPtrSet<const llvm::Instruction *, 16> cache_stores_;
   llvm::AllocaInst *primal_result_ = nullptr;
   /// Per reallocation with a shadow: the bytes its shadow took over from
   /// the old one (forward sweep); per pointer: its allocation's size.

@@ -455,7 +455,7 @@ Value *ReverseEmitter::LoadFromCache(Instruction &i) {
     if (!l) {
       RecordCache(i);
       slot = EntryAlloca(out_, ty, i.getName() + ".cache");
-      fb_.CreateStore(&i, slot);
+      cache_stores_.insert(fb_.CreateStore(&i, slot));
     } else {
       LoopTape &t = tapes_[l];
       RecordCache(i);
@@ -465,7 +465,7 @@ Value *ReverseEmitter::LoadFromCache(Instruction &i) {
       t.caches.push_back({slot, ty});
       Value *array = fb_.CreateLoad(fb_.getPtrTy(), slot);
       Value *at = fb_.CreateGEP(ty, array, t.flat_index);
-      fb_.CreateAlignedStore(&i, at, TapeAlign(ty));
+      cache_stores_.insert(fb_.CreateAlignedStore(&i, at, TapeAlign(ty)));
     }
   }
   if (!l)
