@@ -417,19 +417,20 @@ absl::Status ReplaceRequestCall(const RequestCall &rc, Function &df) {
 
   if ((r.mode == Mode::Reverse || r.mode == Mode::SplitReverse) &&
       r.return_tangent) {
-    // The seed of the return: `enzyme_seed`'s value (the differential
-    // return of `__enzyme_reverse`), else 1.0.
+    // The seeds of the return, one per lane: `enzyme_seed`'s values (the
+    // differential return of `__enzyme_reverse`), else 1.0.
     Type *rt = fty->getReturnType();
-    if (rc.seed && r.width > 1)
-      return ErrorAt(absl::StatusCode::kUnimplemented, call,
-                     "enzyme_seed with enzyme_width is not yet supported "
-                     "(each lane's return is seeded with 1.0 without it)");
-    if (rc.seed) {
-      AD_ASSIGN_OR_RETURN(Value * seed, Coerce(b, rc.seed, rt, rc, ~0u));
+    if (!rc.seeds.empty() && rc.seeds.size() != r.width)
+      return ErrorAt(absl::StatusCode::kInvalidArgument, call,
+                     "enzyme_seed gives " + std::to_string(rc.seeds.size()) +
+                         " seeds for width " + std::to_string(r.width) +
+                         " (one per lane)");
+    for (Value *given : rc.seeds) {
+      AD_ASSIGN_OR_RETURN(Value * seed, Coerce(b, given, rt, rc, ~0u));
       args.push_back(seed);
-    } else {
-      args.append(r.width, OnesLike(rt)); // One seed per lane.
     }
+    if (rc.seeds.empty())
+      args.append(r.width, OnesLike(rt)); // One seed per lane.
   }
   if (r.mode == Mode::SplitReverse) {
     AD_ASSIGN_OR_RETURN(Value * tape, SplitTape(b, rc));

@@ -230,15 +230,20 @@ absl::Status Planner::Run() {
   }
 
   if (has_seed) {
-    unsigned dret = AddParam(TargetParam::Role::Seed, 0, 0, "dret");
-    CallArg marker;
-    marker.kind = CallArg::Kind::Marker;
-    marker.marker = "enzyme_seed";
-    CallArg value;
-    value.kind = CallArg::Kind::SeedValue;
-    value.param = dret;
+    // One seed per lane: `dret`, or `dret_0` ... `dret_{N-1}`.
+    std::vector<CallArg> seed_args(1);
+    seed_args[0].kind = CallArg::Kind::Marker;
+    seed_args[0].marker = "enzyme_seed";
+    for (uint32_t lane = 0; lane < attrs.width; ++lane) {
+      std::string name =
+          attrs.width == 1 ? "dret" : absl::StrCat("dret_", lane);
+      CallArg value;
+      value.kind = CallArg::Kind::SeedValue;
+      value.param = AddParam(TargetParam::Role::Seed, 0, lane, name);
+      seed_args.push_back(std::move(value));
+    }
     plan_.call_args.insert(plan_.call_args.begin() + seed_at,
-                           {std::move(marker), std::move(value)});
+                           seed_args.begin(), seed_args.end());
   }
 
   // The return leaves.
@@ -249,10 +254,12 @@ absl::Status Planner::Run() {
       for (uint32_t lane = 0; lane < attrs.width; ++lane)
         plan_.ret_leaves.push_back({ReturnLeaf::Kind::Tangent, lane, 0});
   } else {
+    // Each Active input's gradients, one per lane, in a row.
     for (size_t j = 0; j < plan_.llvm_inputs.size(); ++j)
       if (IsActiveKind(plan_.llvm_inputs[j].kind))
-        plan_.ret_leaves.push_back(
-            {ReturnLeaf::Kind::Gradient, 0, static_cast<unsigned>(j)});
+        for (uint32_t lane = 0; lane < attrs.width; ++lane)
+          plan_.ret_leaves.push_back(
+              {ReturnLeaf::Kind::Gradient, lane, static_cast<unsigned>(j)});
   }
   return absl::OkStatus();
 }

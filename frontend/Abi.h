@@ -34,7 +34,8 @@ struct TargetParam {
     Primal, ///< Mirrors source LLVM param `source_param`.
     Shadow, ///< Shadow number `lane` of source LLVM param `source_param`
             ///< (same LLVM type; for a slice's length: the shadow length).
-    Seed,   ///< Reverse mode: the seed `dret` (type of the source return).
+    Seed,   ///< Reverse mode: the seed of lane `lane`'s return (`dret`,
+            ///< `dret_0`, ...; type of the source return).
   };
   Role role = Role::Primal;
   unsigned source_param = 0;
@@ -77,8 +78,8 @@ struct ReturnLeaf {
   enum class Kind {
     Primal,   ///< The source's return value.
     Tangent,  ///< Forward: tangent number `lane` of the return.
-    Gradient, ///< Reverse: gradient of Active source LLVM param
-              ///< `source_param`.
+    Gradient, ///< Reverse: lane `lane`'s gradient of Active source LLVM
+              ///< param `source_param` (the lanes of one param in a row).
   };
   Kind kind = Kind::Primal;
   unsigned lane = 0;
@@ -100,10 +101,11 @@ struct LoweringPlan {
 /// target's parameters follow rustc's macro: each source parameter's primal
 /// values, then (Dual*/Duplicated*) its `width` shadows of the same shape
 /// (Dualv*: one shadow holding all lanes); reverse mode with an Active
-/// return ends with the seed `dret`. Call operands follow rustc's lowering:
-/// "enzyme_primal_return" when the primal is returned, "enzyme_width", N
-/// when N > 1, "enzyme_seed", dret (our extension: rustc never passes the
-/// seed), then per LLVM parameter its marker and values.
+/// return ends with the seed `dret` (one per lane: `dret_0` ...). Call
+/// operands follow rustc's lowering: "enzyme_primal_return" when the primal
+/// is returned, "enzyme_width", N when N > 1, "enzyme_seed" and the N seeds
+/// (our extension: rustc never passes the seed), then per LLVM parameter
+/// its marker and values.
 absl::StatusOr<LoweringPlan> PlanLowering(const SourceSignature &sig,
                                           const AutoDiffItem &item);
 

@@ -111,9 +111,6 @@ std::optional<std::string> FirstError(const SourceSignature &sig,
   if (attrs.width > kMaxWidth)
     return absl::StrCat("width ", attrs.width,
                         " is larger than the supported maximum of ", kMaxWidth);
-  if (attrs.mode == DiffMode::Reverse && attrs.width != 1)
-    return absl::StrCat("width ", attrs.width,
-                        " is not supported in Reverse Mode");
 
   for (size_t i = 0; i < sig.params.size(); ++i) {
     DiffActivityKind kind = attrs.input_activity[i].kind;

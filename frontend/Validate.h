@@ -28,8 +28,8 @@ namespace autodiff {
 ///    only floating-point values can be Active`
 ///  - `Duplicated can not be used for this type: parameter `x` has type
 ///    `f64`; only pointers, references and slices can be Duplicated`
-///  - `width must be at least 1`, `width N is not supported in Reverse Mode`
-///    (the reverse core takes width 1 only for now) and more.
+///  - `width must be at least 1`, `width N is larger than the supported
+///    maximum of 64` and more.
 absl::StatusOr<AutoDiffItem> MakeAutoDiffItem(const SourceSignature &sig,
                                               const ParsedAttribute &attr);
 

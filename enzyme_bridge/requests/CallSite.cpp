@@ -270,7 +270,7 @@ absl::Status ReadSplitTail(Reader &r, RequestCall &rc) {
                        rc.request.fn->getName().str() +
                        "` is missing the differential return (after the "
                        "arguments, before the tape)");
-      rc.seed = r.Next();
+      rc.seeds.push_back(r.Next());
     }
     if (!rc.tape_buffer) {
       if (r.AtEnd())
@@ -366,6 +366,9 @@ absl::StatusOr<bool> ReadOptionMarker(Reader &r, MarkerKind kind,
       return r.Error("enzyme_width must come before the arguments");
     if (o.width_given)
       return r.Error("enzyme_width is given twice");
+    if (!rc.seeds.empty() && !ci->isOne())
+      return r.Error("enzyme_width must come before enzyme_seed, which then "
+                     "takes one seed per lane");
     o.width = static_cast<unsigned>(ci->getZExtValue());
     o.width_given = true;
     return true;
@@ -389,11 +392,21 @@ absl::StatusOr<bool> ReadOptionMarker(Reader &r, MarkerKind kind,
                                      : "__enzyme_reverse takes the "
                                        "differential return after the "
                                        "arguments"));
-    if (r.AtEnd())
-      return r.Error("enzyme_seed must be followed by the seed value");
-    if (rc.seed)
+    if (!rc.seeds.empty())
       return r.Error("enzyme_seed is given twice");
-    rc.seed = r.Next();
+    // Under enzyme_width N, one seed per lane, lane 0's first.
+    for (unsigned lane = 0; lane < o.width; ++lane) {
+      if (r.AtEnd())
+        return r.Error(o.width == 1
+                           ? std::string("enzyme_seed must be followed by "
+                                         "the seed value")
+                           : "enzyme_seed under enzyme_width " +
+                                 std::to_string(o.width) +
+                                 " must be followed by " +
+                                 std::to_string(o.width) +
+                                 " seed values, one per lane");
+      rc.seeds.push_back(r.Next());
+    }
     return true;
   case MarkerKind::Allocated:
   case MarkerKind::Tape:

@@ -47,8 +47,10 @@ struct RequestCall {
   /// request of the same batch, replaced before this one is.
   llvm::SmallVector<llvm::WeakTrackingVH, 8> primals;
   llvm::SmallVector<llvm::SmallVector<llvm::WeakTrackingVH, 4>, 8> shadows;
-  /// Reverse mode: `enzyme_seed` operand (our extension), if given.
-  llvm::WeakTrackingVH seed;
+  /// Reverse mode: the `enzyme_seed` operands (our extension), if given:
+  /// one per lane under `enzyme_width`; the differential return of
+  /// `__enzyme_reverse`.
+  llvm::SmallVector<llvm::WeakTrackingVH, 1> seeds;
   /// The result goes through this sret pointer instead of the return.
   llvm::Value *sret = nullptr;
   /// The differentiated function returns through an sret parameter (its

@@ -14,7 +14,7 @@
 ; REC-NEXT: {{^}}  instruction: %e = call { ptr, i64 } @walk(ptr %p, i64 %n)
 ; BODY: in function `f` (while generating `diffe_f`), call to `mystery`: reverse mode does not yet support a call to `mystery`, which has no body and no derivative rule
 ; WIDTH: in function `sq` (while generating `diffe2_sq`), call to `{{.*}}cube{{.*}}`: enzyme_width 2 in reverse mode (vector reverse mode) of `sq` does not yet support a call kept as a call to `cube` (recursive or noinline; its derivative `{{.*}}cube{{.*}}`) that takes shadows or adjoints
-; WSEED: in function `caller`, call to `__enzyme_autodiff`: enzyme_seed with enzyme_width is not yet supported (each lane's return is seeded with 1.0 without it)
+; WSEED: in function `caller`, call to `__enzyme_autodiff`: {{.*}}enzyme_width must come before enzyme_seed, which then takes one seed per lane
 ; FPTR: autodiff-opt: error: in function `apply` (while generating `diffe_apply`), indirect call through `%g`: call through a function pointer with active arguments, and no function of this type in the module has its address taken: the callee is unknown
 ; IRR: in function `irr` (while generating `diffe_irr`), `br`: reverse mode does not yet support irreducible control flow (a jump into the middle of a loop, which then has no single entry)
 ; DUP: parameter 0 of `sq` is passed by value with enzyme_dup; in reverse mode a scalar is enzyme_out (its gradient is returned) or enzyme_const
@@ -157,6 +157,6 @@ define double @sq(double %x) {
 @enzyme_seed = external global i32
 declare { double, double } @__enzyme_autodiff(...)
 define { double, double } @caller(double %x) {
-  %r = call { double, double } (...) @__enzyme_autodiff(ptr @sq, ptr @enzyme_width, i64 2, ptr @enzyme_seed, double 2.0, double %x)
+  %r = call { double, double } (...) @__enzyme_autodiff(ptr @sq, ptr @enzyme_seed, double 2.0, ptr @enzyme_width, i64 2, double %x)
   ret { double, double } %r
 }

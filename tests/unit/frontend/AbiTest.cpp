@@ -109,7 +109,8 @@ Strings Leaves(const LoweringPlan &plan) {
       out.push_back("Tangent(" + std::to_string(l.lane) + ")");
       break;
     case ReturnLeaf::Kind::Gradient:
-      out.push_back("Gradient(" + std::to_string(l.source_param) + ")");
+      out.push_back("Gradient(" + std::to_string(l.source_param) +
+                    (l.lane ? "." + std::to_string(l.lane) : "") + ")");
       break;
     }
   }
@@ -193,6 +194,29 @@ TEST(PlanTest, ScalarReverse) {
   EXPECT_EQ(plan.target_params[0].role, TargetParam::Role::Primal);
   EXPECT_EQ(plan.target_params[0].source_param, 0u);
   EXPECT_EQ(plan.target_params[1].role, TargetParam::Role::Seed);
+}
+
+// Width in reverse mode: N shadows per Duplicated parameter, N seeds after
+// enzyme_seed, N gradients per Active parameter in a row (the convention
+// of vector reverse mode, docs/user-guide.md).
+TEST(PlanTest, ReverseWidth) {
+  LoweringPlan plan = Plan("f(a: f64, x: &[f64]) -> f64",
+                           "autodiff_reverse(df, 2, Active, Duplicated, "
+                           "Active)");
+  EXPECT_EQ(plan.width, 2u);
+  EXPECT_EQ(ParamNames(plan), (Strings{"a", "x", "x.len", "dx_0", "dx_0.len",
+                                       "dx_1", "dx_1.len", "dret_0",
+                                       "dret_1"}));
+  EXPECT_EQ(CallArgs(plan),
+            (Strings{"enzyme_primal_return", "enzyme_width", "width=2",
+                     "enzyme_seed", "seed(dret_0)", "seed(dret_1)",
+                     "enzyme_out", "a", "enzyme_dup", "x", "dx_0", "dx_1",
+                     "enzyme_const", "x.len"}));
+  EXPECT_EQ(Leaves(plan),
+            (Strings{"Primal", "Gradient(0)", "Gradient(0.1)"}));
+  EXPECT_EQ(Checks(plan),
+            (Strings{"dx_0.len>=1*x.len: shadow `dx_0` of `x`",
+                     "dx_1.len>=1*x.len: shadow `dx_1` of `x`"}));
 }
 
 TEST(PlanTest, VoidReturn) {
@@ -438,13 +462,13 @@ TEST(PlanTest, InvalidItemIsRejected) {
   item.source = "f";
   item.target = "df";
   item.attrs.mode = DiffMode::Reverse;
-  item.attrs.width = 2;
-  item.attrs.input_activity = {K::Active};
+  item.attrs.width = 1;
+  item.attrs.input_activity = {K::Dual};
   item.attrs.ret_activity = K::Active;
   absl::StatusOr<LoweringPlan> plan = PlanLowering(sig, item);
   ASSERT_FALSE(plan.ok());
   EXPECT_EQ(std::string(plan.status().message()),
-            "in autodiff of `f`: width 2 is not supported in Reverse Mode");
+            "in autodiff of `f`: Dual can not be used in Reverse Mode");
 }
 
 } // namespace
