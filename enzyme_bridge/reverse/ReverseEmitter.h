@@ -119,6 +119,11 @@ public:
 
   absl::Status Run();
   llvm::ArrayRef<SplitPoint> split_points() const { return split_points_; }
+  /// The derivative is the lane body of a vector reverse derivative
+  /// (ReverseWidth.cpp), which cannot call the width-1 split derivatives
+  /// of callees: `noinline` callees are inlined too (recursive ones stay
+  /// calls, and the widening refuses them).
+  void InlineNoinlineCallees() { inline_noinline_ = true; }
 
   // Adjoints of instructions (ReverseAdjoints.cpp), emitted at `rb_` in the
   // reverse block of the instruction's block.
@@ -419,6 +424,7 @@ private:
   llvm::Function &out_;
   DerivativeCache &cache_;
   const bool split_;
+  bool inline_noinline_ = false;
   llvm::SmallVector<SplitPoint, 2> split_points_;
   /// Split mode: loads of memory the caller may write before the reverse
   /// sweep (cached for that reason).

@@ -677,7 +677,8 @@ void ReverseEmitter::InlineModuleCalls() {
         if (known.second)
           known.first->second = IsRecursive(*callee);
         if (known.first->second ||
-            (cache_.respect_noinline() && KeptOutOfLine(*call, *callee)))
+            (cache_.respect_noinline() && !inline_noinline_ &&
+             KeptOutOfLine(*call, *callee)))
           continue;
         calls.push_back(call);
       }

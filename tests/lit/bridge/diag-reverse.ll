@@ -79,14 +79,21 @@ define void @caller(ptr %a, ptr %da) {
 }
 
 ;--- width.ll
+; A recursive callee stays a call (a noinline one is inlined at a width).
 define double @sq(ptr %p) {
   %x = load double, ptr %p
-  %m = call double @cube(double %x)
+  %m = call double @cube(double %x, i64 3)
   ret double %m
 }
-define double @cube(double %x) noinline {
-  %s = fmul double %x, %x
-  %c = fmul double %s, %x
+define double @cube(double %x, i64 %n) {
+  %done = icmp eq i64 %n, 0
+  br i1 %done, label %one, label %more
+one:
+  ret double 1.0
+more:
+  %k = sub i64 %n, 1
+  %r = call double @cube(double %x, i64 %k)
+  %c = fmul double %r, %x
   ret double %c
 }
 @enzyme_width = external global i32
