@@ -363,6 +363,11 @@ public:
   /// keeps it per element (a second element size for the same object
   /// falls back to "every offset").
   bool AddLeaf(const Place &p, BaseType b) {
+    // A null or undefined pointer (an empty vector's begin, joined in a
+    // phi with each buffer it may grow into) is no object: facts recorded
+    // on it would be shared by every unrelated pointer that may be null.
+    if (isa<ConstantPointerNull>(p.obj) || isa<UndefValue>(p.obj))
+      return false;
     MemoryTypes &mt = objects_[p.obj];
     if (p.off >= 0)
       return mt.Add(p.off, b);
@@ -413,9 +418,12 @@ public:
       return changed;
     }
     if (auto *vt = dyn_cast<FixedVectorType>(t)) {
+      // A vector access's TBAA tag names each element's type (a
+      // vectorized move of `unique_ptr`s as <2 x i64> is tagged as their
+      // pointer type).
       uint64_t sz = dl_.getTypeAllocSize(vt->getElementType());
       for (unsigned i = 0; i < vt->getNumElements(); ++i)
-        changed |= AddType(p.Shift(i * sz), vt->getElementType(), BaseType());
+        changed |= AddType(p.Shift(i * sz), vt->getElementType(), tbaa);
       return changed;
     }
     BaseType b = OfLlvmType(t);
