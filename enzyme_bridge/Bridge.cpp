@@ -17,12 +17,14 @@
 #include "enzyme_bridge/reverse/ReverseMode.h"
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/GpuKernels.h"
+#include "enzyme_bridge/UnreadVarargs.h"
 #include "enzyme_bridge/rules/Rules.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/requests/Registrations.h"
 #include "support/StatusMacros.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -827,10 +829,30 @@ absl::StatusOr<FastMathFlags> ParseFastMathFlags(std::string_view spec) {
   return fmf;
 }
 
+/// Calls to variadic functions that never read their variadic arguments,
+/// in code a request reaches, call fixed-arity copies (UnreadVarargs.h).
+void DropUnreadVarargsOfRequests(Module &m) {
+  SetVector<Function *> reached;
+  for (Function &f : m)
+    for (BasicBlock &bb : f)
+      for (Instruction &i : bb)
+        if (auto *cb = dyn_cast<CallBase>(&i))
+          if (RequestModeOf(*cb))
+            for (auto &entry : Reachable(RequestTarget(*cb)))
+              reached.insert(entry.first);
+  // A copy's own calls are rewritten on the next pass.
+  while (DropUnreadVarargs(reached.getArrayRef())) {
+    for (Function &f : m)
+      if (f.getName().ends_with(".fixed"))
+        reached.insert(&f);
+  }
+}
+
 absl::Status DifferentiateModule(Module &m, const BridgeOptions &opts) {
   AD_RETURN_IF_ERROR(RejectUnsupportedEntryPoints(m));
   SplitJoinedRequests(m);
   AD_RETURN_IF_ERROR(RejectIndirectRequests(m));
+  DropUnreadVarargsOfRequests(m);
   RegisterSharedMemoryShadows(m);
   AD_RETURN_IF_ERROR(ApplyShadowRegistrations(m));
   AD_RETURN_IF_ERROR(CheckRuleRegistrations(m));
