@@ -398,8 +398,9 @@ void ReverseEmitter::ComputeActivity() {
 }
 
 /// Whether `f` can call itself, directly or through other functions of
-/// the module.
-static bool IsRecursive(Function &f) {
+/// the module; with `through_pointers`, also through calls by function
+/// pointer, which may reach any address-taken function of their type.
+static bool IsRecursive(Function &f, bool through_pointers = true) {
   DenseMap<FunctionType *, SmallVector<Function *, 4>> byType;
   SmallPtrSet<Function *, 16> seen;
   SmallVector<Function *, 16> work = {&f};
@@ -415,7 +416,8 @@ static bool IsRecursive(Function &f) {
         SmallVector<Function *, 4> callees;
         if (Function *callee = CalledFunction(*call))
           callees.push_back(callee);
-        else if (!isa<Function>(call->getCalledOperand()->stripPointerCasts())) {
+        else if (through_pointers &&
+                 !isa<Function>(call->getCalledOperand()->stripPointerCasts())) {
           auto [it, fresh] = byType.try_emplace(call->getFunctionType());
           if (fresh)
             it->second = Candidates(*f.getParent(), call->getFunctionType());
@@ -656,7 +658,7 @@ static bool KeptOutOfLine(const CallBase &call, const Function &callee) {
 /// (ReverseModuleCalls.cpp); so do inactive ones, and calls the primal
 /// keeps out of line (KeptOutOfLine).
 void ReverseEmitter::InlineModuleCalls() {
-  DenseMap<Function *, bool> recursive;
+  DenseMap<Function *, bool> recursive, recursive_directly;
   constexpr unsigned kRounds = 16;
   for (unsigned round = 0; round < kRounds; ++round) {
     SmallVector<CallBase *, 16> calls;
@@ -673,9 +675,16 @@ void ReverseEmitter::InlineModuleCalls() {
             FindRule(*call) || // libdevice linked in: its rule, not its body.
             HasComputedGoto(*callee)) // Its own derivative (ClonePrimal).
           continue;
-        auto known = recursive.try_emplace(callee, false);
+        // An invoke cannot stay a call (no split derivative takes one):
+        // it is inlined unless the callee calls itself directly. Calls by
+        // pointer inside it stay, dispatched over their candidates (a
+        // std::function's call operator reaches, through its handler's
+        // pointer, every function of that type whose address is taken).
+        bool direct = isa<InvokeInst>(call);
+        auto known = (direct ? recursive_directly : recursive)
+                         .try_emplace(callee, false);
         if (known.second)
-          known.first->second = IsRecursive(*callee);
+          known.first->second = IsRecursive(*callee, !direct);
         if (known.first->second ||
             (cache_.respect_noinline() && !inline_noinline_ &&
              KeptOutOfLine(*call, *callee)))
