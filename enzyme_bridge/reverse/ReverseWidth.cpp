@@ -36,11 +36,13 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
+using namespace llvm::PatternMatch;
 
 namespace autodiff {
 namespace {
@@ -237,6 +239,69 @@ static PointerContents ComputeContents(Function &f) {
 /// is cached for the reverse sweep, in a stack slot or a tape array; a
 /// shadow list node's address in another node); a pointer loaded from
 /// other memory is its own object.
+/// The pointers whose addresses integer `v` may carry (`ptrtoint`, moved
+/// through stack slots, phis, selects and constant offsets: a Rust Vec's
+/// buffer coming back from its growth path as an integer kept in a slot);
+/// false when it may carry another integer.
+static bool AddressesCarried(const Value *v,
+                             SmallVectorImpl<const Value *> &pointers,
+                             SmallPtrSetImpl<const Value *> &seen) {
+  if (!seen.insert(v).second)
+    return true;
+  if (seen.size() > 64)
+    return false;
+  if (const auto *op = dyn_cast<Operator>(v);
+      op && op->getOpcode() == Instruction::PtrToInt) {
+    pointers.push_back(op->getOperand(0));
+    return true;
+  }
+  if (const auto *phi = dyn_cast<PHINode>(v))
+    return all_of(phi->incoming_values(), [&](const Value *in) {
+      return AddressesCarried(in, pointers, seen);
+    });
+  if (const auto *sel = dyn_cast<SelectInst>(v))
+    return AddressesCarried(sel->getTrueValue(), pointers, seen) &&
+           AddressesCarried(sel->getFalseValue(), pointers, seen);
+  if (const auto *bin = dyn_cast<BinaryOperator>(v);
+      bin && (bin->getOpcode() == Instruction::Add ||
+              bin->getOpcode() == Instruction::Sub) &&
+      isa<ConstantInt>(bin->getOperand(1)))
+    return AddressesCarried(bin->getOperand(0), pointers, seen);
+  if (isa<ConstantInt>(v))
+    return true; // Zero, or a dangling constant address: no object.
+  const auto *ld = dyn_cast<LoadInst>(v);
+  const auto *slot = ld ? dyn_cast<AllocaInst>(ld->getPointerOperand()) : nullptr;
+  if (!slot)
+    return false;
+  // A stack slot of the derivative (zeroed at the entry, as a shadow
+  // slot is): the integers stored into it, also through phis and selects
+  // of its address (a store sunk below a branch into one of two slots).
+  SmallVector<const Value *, 4> addresses = {slot};
+  SmallPtrSet<const Value *, 8> known = {slot};
+  while (!addresses.empty()) {
+    const Value *a = addresses.pop_back_val();
+    for (const User *u : a->users()) {
+      if (isa<LoadInst>(u) || isa<LifetimeIntrinsic>(u))
+        continue;
+      if (isa<PHINode>(u) || isa<SelectInst>(u)) {
+        if (known.insert(u).second)
+          addresses.push_back(u);
+        continue;
+      }
+      if (const auto *ms = dyn_cast<MemSetInst>(u)) {
+        if (ms->getRawDest() == a && match(ms->getValue(), m_Zero()))
+          continue;
+        return false;
+      }
+      const auto *st = dyn_cast<StoreInst>(u);
+      if (!st || st->getValueOperand() == a ||
+          !AddressesCarried(st->getValueOperand(), pointers, seen))
+        return false;
+    }
+  }
+  return true;
+}
+
 static void ObjectsOf(const Value *ptr, SmallVectorImpl<const Value *> &out,
                       SmallPtrSetImpl<const Value *> &seen,
                       const PointerContents *contents = nullptr) {
@@ -245,6 +310,19 @@ static void ObjectsOf(const Value *ptr, SmallVectorImpl<const Value *> &out,
   for (const Value *obj : objects) {
     if (!seen.insert(obj).second)
       continue;
+    // A pointer made of an integer: the objects of the pointers whose
+    // addresses it carries.
+    if (const auto *op = dyn_cast<Operator>(obj);
+        op && op->getOpcode() == Instruction::IntToPtr &&
+        !isa<ConstantInt>(op->getOperand(0))) {
+      SmallVector<const Value *, 4> pointers;
+      SmallPtrSet<const Value *, 8> visited;
+      if (AddressesCarried(op->getOperand(0), pointers, visited)) {
+        for (const Value *p : pointers)
+          ObjectsOf(p, out, seen, contents);
+        continue;
+      }
+    }
     const auto *ld = dyn_cast<LoadInst>(obj);
     const auto *slot =
         ld ? dyn_cast<AllocaInst>(ld->getPointerOperand()) : nullptr;
@@ -353,14 +431,24 @@ bool Widener::LaneTapeGroup(AllocaInst &slot, bool &grew) {
 
 /// `write` stores lane work through `ptr`, which is shared: the memory it
 /// reaches must become one object per lane.
+/// A pointer no write reaches memory through: null, undefined, or a
+/// constant address (Rust's dangling `8 as *mut f64` of an empty Vec,
+/// joined in a phi with the buffer it grows into).
+static bool HoldsNothing(const Value *obj) {
+  if (isa<ConstantPointerNull>(obj) || isa<UndefValue>(obj))
+    return true;
+  const auto *ce = dyn_cast<ConstantExpr>(obj);
+  return ce && ce->getOpcode() == Instruction::IntToPtr &&
+         isa<ConstantInt>(ce->getOperand(0));
+}
+
 absl::Status Widener::NeedLaneObjects(Instruction &write, Value *ptr,
                                       bool &grew) {
   SmallVector<const Value *, 4> objects;
   SmallPtrSet<const Value *, 8> seen;
   ObjectsOf(ptr, objects, seen, &contents_);
   for (const Value *obj : objects) {
-    if (IsSinkArena(obj) || isa<ConstantPointerNull>(obj) ||
-        isa<UndefValue>(obj))
+    if (IsSinkArena(obj) || HoldsNothing(obj))
       continue;
     auto *o = const_cast<Value *>(obj);
     // Lane k's own memory: a shadow argument's, a lane copy, or memory a
