@@ -55,6 +55,16 @@ bool IsSinkArena(const Value *v) {
   return f && f->getName() == "__autodiff_sink_shadow";
 }
 
+/// Whether `v` is the zeroed global that stands for the shadow of constant
+/// memory (a vtable, a table of constants: ReverseShadows.cpp): nothing
+/// but zeros is ever read from it, no pointer in particular.
+static bool IsConstantMemorySink(const Value *v) {
+  const auto *g = dyn_cast<GlobalVariable>(v);
+  return g && g->hasInternalLinkage() && !g->isConstant() &&
+         g->getName().ends_with("'sink") && g->hasInitializer() &&
+         g->getInitializer()->isNullValue();
+}
+
 /// Pointer values stored into the derivative's own memory, by object: a
 /// stack slot or allocation, or a tape array (by its slot). Memory also
 /// written by a call or a copy is opaque.
@@ -341,6 +351,8 @@ static void ObjectsOf(const Value *ptr, SmallVectorImpl<const Value *> &out,
       // before it: the cycle through this load is cut).
       SmallPtrSet<const Value *, 8> cut(seen.begin(), seen.end());
       ObjectsOf(ld->getPointerOperand(), bases, cut, contents);
+      // (A constant table's shadow sink holds only null pointers.)
+      llvm::erase_if(bases, IsConstantMemorySink);
       for (const Value *b : bases) {
         const auto *bl = dyn_cast<LoadInst>(b);
         bool own = IsOwnAllocation(b) ||
