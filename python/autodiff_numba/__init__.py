@@ -49,11 +49,24 @@ def _names(value):
     return set(value)
 
 
-# Numba scalar type name -> (LLVM type, ctypes type).
+# Numba scalar type name -> (LLVM type, ctypes type). Integers and
+# booleans are constant inputs: they carry no derivative.
 _SCALARS = {"float64": ("double", ctypes.c_double),
             "float32": ("float", ctypes.c_float),
             "int64": ("i64", ctypes.c_int64),
-            "int32": ("i32", ctypes.c_int32)}
+            "int32": ("i32", ctypes.c_int32),
+            "int16": ("i16", ctypes.c_int16),
+            "int8": ("i8", ctypes.c_int8),
+            "uint64": ("i64", ctypes.c_uint64),
+            "uint32": ("i32", ctypes.c_uint32),
+            "uint16": ("i16", ctypes.c_uint16),
+            "uint8": ("i8", ctypes.c_uint8),
+            "bool": ("i1", ctypes.c_bool)}
+
+
+def _is_integer(t):
+    """Whether Numba type `t` is an integer or boolean scalar."""
+    return str(t) in _SCALARS and not str(t).startswith("float")
 
 
 class _Arg:
@@ -124,7 +137,12 @@ class _Derivative:
             func = func.py_func
         self.func = func
         self.mode = mode
-        self.params = list(inspect.signature(func).parameters)
+        signature = inspect.signature(func)
+        self.params = list(signature.parameters)
+        # Parameters with default values may be left out of a call.
+        self._defaults = {name: p.default
+                          for name, p in signature.parameters.items()
+                          if p.default is not inspect.Parameter.empty}
         self.const = _names(const)
         self.dup = _names(dup)
         unknown = (self.const | self.dup) - set(self.params)
@@ -192,9 +210,10 @@ class _Derivative:
             if not ok:
                 raise AutodiffError(
                     "%s: argument `%s` has type %s; supported are float64, "
-                    "float32 and integer scalars and float64 or float32 "
-                    "arrays" % (self.func.__name__, name, t))
-            if str(t).startswith("int") and name in self.dup:
+                    "float32, integer and boolean scalars and float64 or "
+                    "float32 arrays of one or more dimensions"
+                    % (self.func.__name__, name, t))
+            if _is_integer(t) and name in self.dup:
                 raise AutodiffError(
                     "%s: argument `%s` is an integer and cannot be active "
                     "(enzyme_dup)" % (self.func.__name__, name))
@@ -202,7 +221,7 @@ class _Derivative:
             # integer now (or the other way round) would change which
             # gradients come back: `gx, ga = f(x, 2)` unpacked gx.
             if str(t) in _SCALARS and name not in self.const:
-                kind = "an integer" if str(t).startswith("int") else "a float"
+                kind = "an integer" if _is_integer(t) else "a float"
                 seen = self._scalar_kinds.setdefault(name, kind)
                 if seen != kind:
                     raise AutodiffError(
@@ -215,7 +234,7 @@ class _Derivative:
 
     def _plan(self, types):
         return [_Arg(j, name, t, name not in self.const and
-                     not str(t).startswith("int"))
+                     not _is_integer(t))
                 for j, (name, t) in enumerate(zip(self.params, types))]
 
     # -- compiling -----------------------------------------------------------
@@ -451,6 +470,10 @@ class _Derivative:
         # with new types that fails) and arrays that may share memory
         # take the path below, which says what is wrong.
         # A custom adjoint registered later closes this path (_LIVE).
+        if len(args) < self._count and self._defaults:
+            missing = self.params[len(args):]
+            if all(name in self._defaults for name in missing):
+                args = tuple(args) + tuple(self._defaults[n] for n in missing)
         fast = self._fast_call
         if (fast is not None and not options and len(args) == self._count
                 and not (self._check_sharing and self._may_share(args))):
@@ -482,8 +505,9 @@ class _Derivative:
     def _call(self, args, tangents, shadows):
         import numpy as np
         if len(args) != len(self.params):
-            raise TypeError("%s takes %d arguments" % (self.func.__name__,
-                                                       len(self.params)))
+            raise TypeError("%s takes %d arguments (%s), given %d" % (
+                self.func.__name__, len(self.params),
+                ", ".join(self.params), len(args)))
         _, fn, count, plan, _, scalars_only = self._entry(args)
         self._check_names(plan, tangents, shadows)
         status = ctypes.c_int32(0)

@@ -73,6 +73,46 @@ def test_float32_and_cache():
     assert len(cube.cache) == 2
 
 
+def test_integer_and_boolean_scalars():
+    # Constant scalars of every integer width, signed or not, and booleans
+    # (refused before, with a message that said integers were supported).
+    def scaled(x, flag, n):
+        s = np.sum(x ** 2)
+        if flag:
+            s = s * n
+        return s
+
+    grad = enzyme_reverse(enzyme_dup="x")(scaled)
+    x = np.array([1.0, 2.0])
+    for flag, n in ((True, 3), (np.bool_(True), np.uint64(3)),
+                    (1, np.int8(3)), (True, np.uint16(3)), (1, np.int16(3)),
+                    (True, np.uint32(3)), (True, np.uint8(3))):
+        assert np.allclose(grad(x, flag, n), 6.0 * x)
+        assert np.allclose(grad.jit(x, flag, n), 6.0 * x)
+    assert np.allclose(grad(x, False, np.uint64(3)), 2.0 * x)
+    with pytest.raises(AutodiffError, match="cannot be active"):
+        enzyme_reverse(enzyme_dup=("x", "n"))(scaled)(x, True, np.uint8(2))
+    tangent = enzyme_forward(enzyme_const=("flag", "n"))(scaled)
+    assert tangent(x, True, np.uint32(3),
+                   tangents={"x": np.array([1.0, 0.0])}) == pytest.approx(6.0)
+
+
+def test_default_arguments():
+    # Parameters with default values may be left out, as in the plain call.
+    def power_sum(x, p=2.0, scale=1):
+        return scale * np.sum(x ** p)
+
+    x = np.array([1.0, 2.0])
+    grad = enzyme_reverse()(power_sum)
+    gx, gp = grad(x)
+    assert np.allclose(gx, 2.0 * x)
+    assert gp == pytest.approx(np.sum(x ** 2 * np.log(x)))
+    assert np.allclose(grad(x, 3.0)[0], 3.0 * x ** 2)
+    assert np.allclose(grad(x, 2.0, 2)[0], 4.0 * x)
+    with pytest.raises(TypeError, match=r"takes 3 arguments \(x, p, scale\)"):
+        grad()
+
+
 def test_errors():
     @enzyme_reverse()
     def total(x):
