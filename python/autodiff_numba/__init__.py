@@ -285,7 +285,7 @@ class _Derivative:
             raise AutodiffError("%s returns %s; a float64 or float32 result "
                                 "is needed" % (self.func.__name__, ret))
         cf = self._callback(plan, ret)
-        ir, envs = _share_environments(cf.inspect_llvm())
+        ir, envs = _share_environments(_resolve_recursion(cf))
         jit = Jit("-O2")
         jit.add_module(ir)
         _define_numba_symbols(jit, ir)
@@ -672,6 +672,87 @@ def _parameter_names(message, plan):
         k = int(m.group(1)) - 1
         return "argument " + flat[k] if 0 <= k < len(flat) else m.group(0)
     return re.sub(r"argument `\.(\d+)`", name, message)
+
+
+def _resolve_recursion(cf):
+    """The callback's IR, with the bodies of the recursive functions it
+    calls. Numba compiles a call to a function that is still being typed
+    (a recursive @njit helper) as a load of its address from a global
+    `.numba.unresolved$NAME` that its own JIT fills in later: to the core
+    that is a call through an unknown pointer. The library that defines
+    NAME is linked in and the global becomes a constant holding NAME's
+    address, which the optimization before differentiation folds into a
+    direct call."""
+    import re
+    import llvmlite.binding as llvm
+    ir = cf.inspect_llvm()
+    pattern = r'^@"\.numba\.unresolved\$([\w.$]+)" = external [^\n]*$'
+    if not re.search(pattern, ir, re.M):
+        return ir
+    libraries = _numba_libraries()
+    module = llvm.parse_assembly(ir)
+    linked = set()
+    for _ in range(16):  # A linked body may ask for more.
+        names = [n for n in re.findall(pattern, str(module), re.M)
+                 if n not in linked]
+        if not names:
+            break
+        for name in names:
+            linked.add(name)
+            for library in libraries:
+                text = library.get_llvm_str()
+                if re.search(r'^define [^@]*@"?%s"?\(' % re.escape(name),
+                             text, re.M):
+                    other = llvm.parse_assembly(text)
+                    # Only what the module lacks: its other definitions
+                    # (wrappers, helpers it shares) become declarations.
+                    for fn in other.functions:
+                        if fn.name != name and not fn.is_declaration:
+                            try:
+                                module.get_function(fn.name)
+                            except NameError:
+                                continue
+                            fn.linkage = "available_externally"
+                    module.link_in(other)
+                    break
+    text = str(module)
+
+    def bind(match):
+        name = match.group(1)
+        found = re.search(r'^define [^@]*@"?%s"?\(' % re.escape(name), text,
+                          re.M)
+        if not found:
+            return match.group(0)
+        return ('@".numba.unresolved$%s" = internal constant i8* bitcast '
+                '(%s* @%s to i8*)' % (name, _function_type(text, name), name))
+    return re.sub(pattern, bind, text, flags=re.M)
+
+
+def _numba_libraries():
+    """The code libraries of every compiled overload of the process's
+    @njit functions (the recursive ones' own are not linked into their
+    callers')."""
+    import gc
+    from numba.core.dispatcher import Dispatcher
+    out = []
+    for obj in gc.get_objects():
+        try:
+            if isinstance(obj, Dispatcher):
+                for overload in list(obj.overloads.values()):
+                    library = getattr(overload, "library", None)
+                    if library is not None:
+                        out.append(library)
+        except ReferenceError:  # A weak proxy whose object is gone.
+            continue
+    return out
+
+
+def _function_type(ir, name):
+    """The LLVM function type of `name`'s definition in `ir`, as
+    `ret (params)` for a typed-pointer bitcast."""
+    import llvmlite.binding as llvm
+    fn = llvm.parse_assembly(ir).get_function(name)
+    return str(fn.type.element_type)
 
 
 def _share_environments(ir):
