@@ -322,7 +322,10 @@ AllocKind ClassifyAllocation(const CallBase &call) {
     return AllocKind::Free;
   if (n.ends_with("__rust_realloc"))
     return AllocKind::RustRealloc;
-  if (n.starts_with("NRT_MemInfo_alloc"))
+  // NRT_MemInfo_new_varsize(_dtor)(size, ...): the buffer of a reduction
+  // along an axis (np.sum(A, axis=1)); its data field is laid out alike.
+  if (n.starts_with("NRT_MemInfo_alloc") ||
+      n.starts_with("NRT_MemInfo_new_varsize"))
     return AllocKind::NumbaMemInfo;
   if (n == "NRT_incref" || n == "NRT_decref")
     return AllocKind::RefCount;

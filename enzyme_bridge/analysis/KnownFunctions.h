@@ -41,8 +41,9 @@ enum class AllocKind {
   Calloc,  ///< calloc(n, m), __rust_alloc_zeroed: zeroed.
   Realloc, ///< realloc(p, n).
   RustRealloc, ///< __rust_realloc(p, old_size, align, new_size).
-  NumbaMemInfo, ///< NRT_MemInfo_alloc*(size, ...): a MemInfo whose field 3
-                ///< points to `size` bytes of data.
+  NumbaMemInfo, ///< NRT_MemInfo_alloc*(size, ...),
+                ///< NRT_MemInfo_new_varsize*(size, ...): a MemInfo whose
+                ///< field 3 points to `size` bytes of data.
   RefCount,     ///< NRT_incref / NRT_decref(meminfo): mirrored on shadows.
   Free,    ///< free(p), _ZdlPv(p), __rust_dealloc(p, ...): pointer is arg 0.
 };

@@ -10,6 +10,7 @@
 #include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/forward/ForwardEmitter.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
+#include "enzyme_bridge/Diagnostics.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -125,6 +126,41 @@ absl::Status ForwardEmitter::VisitAllocation(CallBase &call, int kindValue) {
   case AllocKind::None:
     break;
   }
+  return absl::OkStatus();
+}
+
+/// NRT_MemInfo_varsize_alloc / _realloc(mi, size) give a variable-size
+/// MemInfo (made by NRT_MemInfo_new_varsize: the list behind a Numba
+/// reduction along an axis) a data buffer of `size` bytes and return it:
+/// the shadow MemInfo gets one the same way, its new bytes zeroed.
+absl::Status ForwardEmitter::VisitNumbaVarsize(CallBase &call) {
+  Value *mi = call.getArgOperand(0), *size = call.getArgOperand(1);
+  if (!HasT(mi)) {
+    if (!Active(&call))
+      return absl::OkStatus();
+    return ErrorAt(absl::StatusCode::kUnimplemented, call,
+                   "the buffer of a Numba MemInfo that has no shadow (made "
+                   "outside the differentiated code?) receives active data");
+  }
+  // Numba 0.56's MemInfo: refct, dtor, dtor_info, data, size, external.
+  const DataLayout &dl = call.getModule()->getDataLayout();
+  uint64_t sizeField = 4 * dl.getPointerSize();
+  Lanes lanes;
+  for (unsigned k = 0; k < width_; ++k) {
+    Value *smi = T(mi, k);
+    Value *old = b_.CreateLoad(
+        size->getType(), b_.CreateConstGEP1_64(b_.getInt8Ty(), smi, sizeField));
+    CallInst *s = b_.CreateCall(call.getFunctionType(),
+                                call.getCalledOperand(), {smi, size},
+                                call.getName() + "'mi");
+    s->setAttributes(call.getAttributes());
+    Value *grew = b_.CreateICmpUGT(size, old);
+    Value *from = b_.CreateSelect(grew, old, size);
+    b_.CreateMemSet(b_.CreateGEP(b_.getInt8Ty(), s, from), b_.getInt8(0),
+                    b_.CreateSub(size, from), MaybeAlign());
+    lanes.push_back(s);
+  }
+  SetT(&call, lanes);
   return absl::OkStatus();
 }
 

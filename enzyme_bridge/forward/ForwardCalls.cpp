@@ -140,6 +140,9 @@ absl::Status ForwardEmitter::visitCallBase(CallBase &call) {
   AllocKind ak = ClassifyAllocation(call);
   if (ak != AllocKind::None)
     return VisitAllocation(call, static_cast<int>(ak));
+  if (callee && (callee->getName() == "NRT_MemInfo_varsize_alloc" ||
+                 callee->getName() == "NRT_MemInfo_varsize_realloc"))
+    return VisitNumbaVarsize(call);
 
   bool anyActiveArg = false;
   bool defined = callee && !callee->isDeclaration();

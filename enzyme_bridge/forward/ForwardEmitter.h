@@ -149,6 +149,7 @@ private:
   /// x86 SIMD intrinsics; false if `call` is not one the core knows.
   bool VisitX86Intrinsic(llvm::CallBase &call);
   absl::Status VisitAllocation(llvm::CallBase &call, int kind);
+  absl::Status VisitNumbaVarsize(llvm::CallBase &call);
   /// Tangent from the rule table for `i` with differentiable `ops`.
   absl::Status ApplyRule(llvm::Instruction &i,
                          llvm::ArrayRef<llvm::Value *> ops);

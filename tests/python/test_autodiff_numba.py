@@ -144,6 +144,34 @@ def test_recursive_helpers():
     assert tangent == pytest.approx(gx + np.sum(ga), rel=1e-12)
 
 
+def test_forward_variable_size_buffers():
+    # np.sum(A, axis=1) and a list built by append use variable-size NRT
+    # buffers (NRT_MemInfo_new_varsize, NRT_MemInfo_varsize_realloc),
+    # which forward mode refused.
+    def row_sums_sq(a):
+        return np.sum(np.sum(a, axis=1) ** 2)
+
+    def list_sum(x):
+        items = []
+        for i in range(x.shape[0]):
+            items.append(x[i] * 2.0)
+        s = 0.0
+        for v in items:
+            s += v ** 2
+        return s
+
+    a = np.arange(6.0).reshape(2, 3)
+    t = np.array([[1.0, 0.5, -1.0], [2.0, 0.0, 0.25]])
+    grad = enzyme_reverse()(row_sums_sq)(a)
+    assert np.allclose(grad, 2 * a.sum(axis=1)[:, None] * np.ones((2, 3)))
+    tangent = enzyme_forward()(row_sums_sq)(a, tangents={"a": t})
+    assert tangent == pytest.approx(np.sum(grad * t), rel=1e-12)
+    x = np.array([0.5, -1.0, 2.0])
+    d = np.array([1.0, -2.0, 0.5])
+    assert enzyme_forward()(list_sum)(x, tangents={"x": d}) == \
+        pytest.approx(np.sum(8 * x * d), rel=1e-12)
+
+
 def test_errors():
     @enzyme_reverse()
     def total(x):
