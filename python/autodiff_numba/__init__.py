@@ -286,6 +286,7 @@ class _Derivative:
                                 "is needed" % (self.func.__name__, ret))
         cf = self._callback(plan, ret)
         ir, envs = _share_environments(_resolve_recursion(cf))
+        ir = _type_array_parameters(ir, cf.native_name, plan)
         jit = Jit("-O2")
         jit.add_module(ir)
         _define_numba_symbols(jit, ir)
@@ -726,6 +727,35 @@ def _resolve_recursion(cf):
         return ('@".numba.unresolved$%s" = internal constant i8* bitcast '
                 '(%s* @%s to i8*)' % (name, _function_type(text, name), name))
     return re.sub(pattern, bind, text, flags=re.M)
+
+
+def _type_array_parameters(ir, name, plan):
+    """Marks the callback's array data pointers with the type of their
+    elements (`"enzyme_type"="{[-1]:Pointer, [-1,-1]:Float@double}"`, as
+    rustc marks a `&[f64]`): Numba's IR has typed
+    pointers (`double*`), which LLVM 22 reads as plain `ptr`, and an array
+    the function only copies (`x.copy()`, then read through a view made by
+    a runtime call) was memory of unknown type to reverse mode."""
+    import re
+    kinds = []
+    for a in plan:
+        for k, t in enumerate(a.cfunc_types):
+            dtype = str(a.dtype) if a.array and k == 0 else None
+            kinds.append({"float64": "Float@double",
+                          "float32": "Float@float"}.get(dtype))
+    head = re.search(r'^define [^\n]*@"?%s"?\(' % re.escape(name), ir, re.M)
+    if not head:
+        return ir
+    start = head.end()
+    end = ir.index(")", start)
+    params = ir[start:end].split(", ")
+    if len(params) != len(kinds) + 1:  # The status pointer comes last.
+        return ir
+    for k, kind in enumerate(kinds):
+        if kind:
+            params[k] = '%s "enzyme_type"="{[-1]:Pointer, [-1,-1]:%s}" %s' % (
+                params[k].rsplit(" ", 1)[0], kind, params[k].rsplit(" ", 1)[1])
+    return ir[:start] + ", ".join(params) + ir[end:]
 
 
 def _numba_libraries():

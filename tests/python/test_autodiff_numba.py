@@ -172,6 +172,21 @@ def test_forward_variable_size_buffers():
         pytest.approx(np.sum(8 * x * d), rel=1e-12)
 
 
+def test_copied_then_reshaped():
+    # An array the function only copies, then reads through a view that a
+    # runtime call made: the copy's type comes from the argument's element
+    # type, which the package now declares ("enzyme_type").
+    def copied(x):
+        m = x.copy().reshape((2, 3))
+        return np.sum(m ** 2)
+
+    for dtype, tol in ((np.float64, 1e-12), (np.float32, 1e-5)):
+        x = np.linspace(0.1, 0.6, 6).astype(dtype)
+        assert np.allclose(enzyme_reverse()(copied)(x), 2 * x, rtol=tol)
+        assert enzyme_forward()(copied)(x, tangents={"x": np.ones(6, dtype)}) \
+            == pytest.approx(float(np.sum(2 * x)), rel=tol)
+
+
 def test_errors():
     @enzyme_reverse()
     def total(x):
