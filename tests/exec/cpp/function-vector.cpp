@@ -14,6 +14,7 @@
 //
 // RUN: env ADTEST_CLANG=%clangxx sh %testlib/run-c.sh %s -std=c++17
 #include "fdcheck.h"
+#include "vecfn.h"
 #include <cmath>
 #include <functional>
 #include <vector>
@@ -23,23 +24,14 @@ double __enzyme_autodiff(void *, ...);
 extern int enzyme_dup, enzyme_const;
 }
 
-typedef double (*vecfn)(const double *, int);
-struct Ctx {
-  vecfn f;
-  int n;
-};
-static double eval(const double *x, void *c) {
-  Ctx *v = static_cast<Ctx *>(c);
-  return v->f(x, v->n);
-}
 
 /* The request names the function itself (a constant), as it must. */
 #define CHECK_REVERSE(f, x, n)                                               \
   do {                                                                       \
     double g_[8] = {0};                                                      \
     __enzyme_autodiff((void *)f, enzyme_dup, x, g_, enzyme_const, n);        \
-    Ctx c_{f, n};                                                            \
-    CHECK_GRADIENT(eval, &c_, x, n, g_);                                     \
+    VecFnCtx c_{f, n};                                                       \
+    CHECK_GRADIENT(vecfn_eval, &c_, x, n, g_);                               \
   } while (0)
 
 static double apply_all(const double *x, int n) {

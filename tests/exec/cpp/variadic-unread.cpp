@@ -11,6 +11,7 @@
 // RUN: env ADTEST_CLANG=%clangxx sh %testlib/run-c.sh %s -std=c++17
 // RUN: env ADTEST_CLANG=%clangxx ADTEST_LEVELS="0 2 3" sh %testlib/run-c.sh %s -std=c++17 -DWITH_VISIT
 #include "fdcheck.h"
+#include "vecfn.h"
 #include <cmath>
 #include <variant>
 #include <vector>
@@ -21,15 +22,6 @@ double __enzyme_fwddiff(void *, ...);
 extern int enzyme_dup, enzyme_const;
 }
 
-typedef double (*vecfn)(const double *, int);
-struct Ctx {
-  vecfn f;
-  int n;
-};
-static double eval(const double *x, void *c) {
-  Ctx *v = static_cast<Ctx *>(c);
-  return v->f(x, v->n);
-}
 
 /* The request names the function itself (a constant), as it must. */
 #define CHECK_BOTH_MODES(f, x, n)                                            \
@@ -42,9 +34,9 @@ static double eval(const double *x, void *c) {
       t_[i_] = __enzyme_fwddiff((void *)f, enzyme_dup, x, d_, enzyme_const,  \
                                 n);                                          \
     }                                                                        \
-    Ctx c_{f, n};                                                            \
-    CHECK_GRADIENT(eval, &c_, x, n, g_);                                     \
-    CHECK_GRADIENT(eval, &c_, x, n, t_);                                     \
+    VecFnCtx c_{f, n};                                                       \
+    CHECK_GRADIENT(vecfn_eval, &c_, x, n, g_);                               \
+    CHECK_GRADIENT(vecfn_eval, &c_, x, n, t_);                               \
   } while (0)
 
 struct Lin {
