@@ -840,12 +840,7 @@ void DropUnreadVarargsOfRequests(Module &m) {
           if (RequestModeOf(*cb))
             for (auto &entry : Reachable(RequestTarget(*cb)))
               reached.insert(entry.first);
-  // A copy's own calls are rewritten on the next pass.
-  while (DropUnreadVarargs(reached.getArrayRef())) {
-    for (Function &f : m)
-      if (f.getName().ends_with(".fixed"))
-        reached.insert(&f);
-  }
+  DropUnreadVarargs(reached);
 }
 
 absl::Status DifferentiateModule(Module &m, const BridgeOptions &opts) {

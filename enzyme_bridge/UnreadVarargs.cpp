@@ -53,11 +53,45 @@ static Function *FixedArityCopy(Function &f) {
   return copy;
 }
 
-bool DropUnreadVarargs(ArrayRef<Function *> functions) {
+/// Replaces `call` by a call of its callee's fixed-arity copy without the
+/// variadic operands; returns the copy.
+static Function *CallFixedArity(CallBase &call) {
+  Function *fixed = FixedArityCopy(*call.getCalledFunction());
+  unsigned n = fixed->arg_size();
+  SmallVector<Value *, 8> args(call.arg_begin(), call.arg_begin() + n);
+  SmallVector<OperandBundleDef, 1> bundles;
+  call.getOperandBundlesAsDefs(bundles);
+  IRBuilder<> b(&call);
+  CallBase *now;
+  if (auto *inv = dyn_cast<InvokeInst>(&call))
+    now = b.CreateInvoke(fixed, inv->getNormalDest(), inv->getUnwindDest(),
+                         args, bundles);
+  else
+    now = b.CreateCall(fixed, args, bundles);
+  // The fixed parameters' attributes carry over; the variadic ones go.
+  AttributeList al = call.getAttributes();
+  SmallVector<AttributeSet, 8> params;
+  for (unsigned k = 0; k < n; ++k)
+    params.push_back(al.getParamAttrs(k));
+  now->setAttributes(AttributeList::get(call.getContext(),
+                                        al.getFnAttrs(), al.getRetAttrs(),
+                                        params));
+  now->setCallingConv(call.getCallingConv());
+  now->setDebugLoc(call.getDebugLoc());
+  if (auto *ci = dyn_cast<CallInst>(&call))
+    cast<CallInst>(now)->setTailCallKind(ci->getTailCallKind());
+  now->takeName(&call);
+  call.replaceAllUsesWith(now);
+  call.eraseFromParent();
+  return fixed;
+}
+
+void DropUnreadVarargs(SetVector<Function *> &functions) {
   DenseMap<Function *, bool> reads;
-  SmallVector<CallBase *, 8> calls;
-  for (Function *f : functions)
-    for (Instruction &i : instructions(*f)) {
+  // (A copy added while walking is walked in turn: indices stay valid.)
+  for (size_t next = 0; next < functions.size(); ++next) {
+    SmallVector<CallBase *, 8> calls;
+    for (Instruction &i : instructions(*functions[next])) {
       auto *call = dyn_cast<CallBase>(&i);
       Function *callee = call ? call->getCalledFunction() : nullptr;
       if (!callee || !callee->isVarArg() || callee->isDeclaration() ||
@@ -70,36 +104,9 @@ bool DropUnreadVarargs(ArrayRef<Function *> functions) {
       if (!known.first->second)
         calls.push_back(call);
     }
-  for (CallBase *call : calls) {
-    Function *fixed = FixedArityCopy(*call->getCalledFunction());
-    unsigned n = fixed->arg_size();
-    SmallVector<Value *, 8> args(call->arg_begin(), call->arg_begin() + n);
-    SmallVector<OperandBundleDef, 1> bundles;
-    call->getOperandBundlesAsDefs(bundles);
-    IRBuilder<> b(call);
-    CallBase *now;
-    if (auto *inv = dyn_cast<InvokeInst>(call))
-      now = b.CreateInvoke(fixed, inv->getNormalDest(), inv->getUnwindDest(),
-                           args, bundles);
-    else
-      now = b.CreateCall(fixed, args, bundles);
-    // The fixed parameters' attributes carry over; the variadic ones go.
-    AttributeList al = call->getAttributes();
-    SmallVector<AttributeSet, 8> params;
-    for (unsigned k = 0; k < n; ++k)
-      params.push_back(al.getParamAttrs(k));
-    now->setAttributes(AttributeList::get(call->getContext(),
-                                          al.getFnAttrs(), al.getRetAttrs(),
-                                          params));
-    now->setCallingConv(call->getCallingConv());
-    now->setDebugLoc(call->getDebugLoc());
-    if (auto *ci = dyn_cast<CallInst>(call))
-      cast<CallInst>(now)->setTailCallKind(ci->getTailCallKind());
-    now->takeName(call);
-    call->replaceAllUsesWith(now);
-    call->eraseFromParent();
+    for (CallBase *call : calls)
+      functions.insert(CallFixedArity(*call));
   }
-  return !calls.empty();
 }
 
 } // namespace autodiff

@@ -12,7 +12,7 @@
 #ifndef AUTODIFF_ENZYME_BRIDGE_UNREADVARARGS_H
 #define AUTODIFF_ENZYME_BRIDGE_UNREADVARARGS_H
 
-#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace llvm {
 class Function;
@@ -21,9 +21,9 @@ class Function;
 namespace autodiff {
 
 /// Rewrites the direct calls in `functions` to variadic functions that
-/// never read their variadic arguments into calls to fixed-arity copies;
-/// true when something changed.
-bool DropUnreadVarargs(llvm::ArrayRef<llvm::Function *> functions);
+/// never read their variadic arguments into calls to fixed-arity copies,
+/// which are added to `functions` (their own calls are rewritten too).
+void DropUnreadVarargs(llvm::SetVector<llvm::Function *> &functions);
 
 } // namespace autodiff
 

@@ -332,6 +332,15 @@ absl::Status ReverseEmitter::visitSelectInst(SelectInst &i) {
   return absl::OkStatus();
 }
 
+/// Whether `u` is a store that caches `v` for the reverse sweep (one of
+/// `cache_stores`): it keeps a copy, and moves `v` nowhere the function
+/// can see.
+static bool CachesValue(const User *u, const Value *v,
+                        const SmallPtrSetImpl<const Instruction *> &cache_stores) {
+  const auto *st = dyn_cast<StoreInst>(u);
+  return st && st->getValueOperand() == v && cache_stores.contains(st);
+}
+
 /// Whether integer `v` is moved (stored, reinterpreted as floating point,
 /// passed on by phis and selects) rather than used as a number. The stores
 /// that cache it for the reverse sweep (`cache_stores`) move nothing.
@@ -341,8 +350,7 @@ static bool IsMovedBits(Value *v,
   if (depth > 4)
     return false;
   for (User *u : v->users()) {
-    if (auto *st = dyn_cast<StoreInst>(u);
-        st && cache_stores.contains(st) && st->getValueOperand() == v)
+    if (CachesValue(u, v, cache_stores))
       continue;
     if (isa<StoreInst>(u) || isa<InsertValueInst>(u) ||
         (isa<BitCastInst>(u) && u->getType()->isFPOrFPVectorTy()))
@@ -464,8 +472,7 @@ static bool MayReachMemoryOrFloat(
     if (IsDecision(*u, v) || isa<GetElementPtrInst>(u) || isa<SIToFPInst>(u) ||
         isa<UIToFPInst>(u))
       continue;
-    if (auto *st = dyn_cast<StoreInst>(u);
-        st && cache_stores.contains(st) && st->getValueOperand() == v)
+    if (CachesValue(u, v, cache_stores))
       continue;
     if (!IsIntegerStep(*u) || MayReachMemoryOrFloat(u, seen, cache_stores))
       return true;

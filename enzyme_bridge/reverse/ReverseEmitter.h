@@ -107,6 +107,10 @@ struct SplitPoint {
 llvm::SmallVector<llvm::Function *, 4> Candidates(llvm::Module &m,
                                                   llvm::FunctionType *type);
 
+/// Metadata kind marking the zeroed global that stands for the shadow of
+/// constant memory (ReverseEmitter::ConstantMemorySink).
+inline constexpr const char *kConstantSinkMetadata = "autodiff.constant_sink";
+
 class ReverseEmitter : public llvm::InstVisitor<ReverseEmitter, absl::Status> {
 public:
   /// `split`: the derivative will be cut into an augmented forward sweep and

@@ -145,6 +145,8 @@ Value *ReverseEmitter::ConstantMemorySink(Value *v) {
       m, g->getValueType(), /*isConstant=*/false, GlobalValue::InternalLinkage,
       Constant::getNullValue(g->getValueType()), name);
   sink->setAlignment(g->getAlign());
+  // Marked, so the widening knows it holds nothing (ReverseWidth.cpp).
+  sink->setMetadata(kConstantSinkMetadata, MDNode::get(m.getContext(), {}));
   return sink;
 }
 

@@ -60,9 +60,7 @@ bool IsSinkArena(const Value *v) {
 /// but zeros is ever read from it, no pointer in particular.
 static bool IsConstantMemorySink(const Value *v) {
   const auto *g = dyn_cast<GlobalVariable>(v);
-  return g && g->hasInternalLinkage() && !g->isConstant() &&
-         g->getName().ends_with("'sink") && g->hasInitializer() &&
-         g->getInitializer()->isNullValue();
+  return g && g->getMetadata(kConstantSinkMetadata);
 }
 
 /// Pointer values stored into the derivative's own memory, by object: a
@@ -244,11 +242,6 @@ static PointerContents ComputeContents(Function &f) {
   return c;
 }
 
-/// The objects `ptr` may point into, looking through pointers the
-/// derivative keeps in its own memory (a shadow allocation whose address
-/// is cached for the reverse sweep, in a stack slot or a tape array; a
-/// shadow list node's address in another node); a pointer loaded from
-/// other memory is its own object.
 /// The pointers whose addresses integer `v` may carry (`ptrtoint`, moved
 /// through stack slots, phis, selects and constant offsets: a Rust Vec's
 /// buffer coming back from its growth path as an integer kept in a slot);
@@ -312,6 +305,11 @@ static bool AddressesCarried(const Value *v,
   return true;
 }
 
+/// The objects `ptr` may point into, looking through pointers the
+/// derivative keeps in its own memory (a shadow allocation whose address
+/// is cached for the reverse sweep, in a stack slot or a tape array; a
+/// shadow list node's address in another node); a pointer loaded from
+/// other memory is its own object.
 static void ObjectsOf(const Value *ptr, SmallVectorImpl<const Value *> &out,
                       SmallPtrSetImpl<const Value *> &seen,
                       const PointerContents *contents = nullptr) {
@@ -441,8 +439,6 @@ bool Widener::LaneTapeGroup(AllocaInst &slot, bool &grew) {
   return true;
 }
 
-/// `write` stores lane work through `ptr`, which is shared: the memory it
-/// reaches must become one object per lane.
 /// A pointer no write reaches memory through: null, undefined, or a
 /// constant address (Rust's dangling `8 as *mut f64` of an empty Vec,
 /// joined in a phi with the buffer it grows into).
@@ -454,6 +450,8 @@ static bool HoldsNothing(const Value *obj) {
          isa<ConstantInt>(ce->getOperand(0));
 }
 
+/// `write` stores lane work through `ptr`, which is shared: the memory it
+/// reaches must become one object per lane.
 absl::Status Widener::NeedLaneObjects(Instruction &write, Value *ptr,
                                       bool &grew) {
   SmallVector<const Value *, 4> objects;

@@ -691,6 +691,18 @@ def _resolve_recursion(cf):
     if not re.search(pattern, ir, re.M):
         return ir
     libraries = _numba_libraries()
+    texts = {}  # A library's IR, printed once.
+
+    def defining(name):
+        """The IR of the library that defines `name`, or None."""
+        head = re.compile(r'^define [^@]*@"?%s"?\(' % re.escape(name), re.M)
+        for library in libraries:
+            if id(library) not in texts:
+                texts[id(library)] = library.get_llvm_str()
+            if head.search(texts[id(library)]):
+                return texts[id(library)]
+        return None
+
     module = llvm.parse_assembly(ir)
     linked = set()
     for _ in range(16):  # A linked body may ask for more.
@@ -700,33 +712,33 @@ def _resolve_recursion(cf):
             break
         for name in names:
             linked.add(name)
-            for library in libraries:
-                text = library.get_llvm_str()
-                if re.search(r'^define [^@]*@"?%s"?\(' % re.escape(name),
-                             text, re.M):
-                    other = llvm.parse_assembly(text)
-                    # Only what the module lacks: its other definitions
-                    # (wrappers, helpers it shares) become declarations.
-                    for fn in other.functions:
-                        if fn.name != name and not fn.is_declaration:
-                            try:
-                                module.get_function(fn.name)
-                            except NameError:
-                                continue
-                            fn.linkage = "available_externally"
-                    module.link_in(other)
-                    break
-    text = str(module)
+            text = defining(name)
+            if text is None:
+                continue
+            other = llvm.parse_assembly(text)
+            # Definitions the module already has (wrappers, helpers both
+            # share) keep the module's: the other's are not emitted.
+            for fn in other.functions:
+                if fn.name != name and not fn.is_declaration:
+                    try:
+                        module.get_function(fn.name)
+                    except NameError:
+                        continue
+                    fn.linkage = "available_externally"
+            module.link_in(other)
 
     def bind(match):
         name = match.group(1)
-        found = re.search(r'^define [^@]*@"?%s"?\(' % re.escape(name), text,
-                          re.M)
-        if not found:
+        try:
+            fn = module.get_function(name)
+        except NameError:
             return match.group(0)
+        if fn.is_declaration:
+            return match.group(0)
+        # (fn.type is the function's pointer type, as typed IR writes it.)
         return ('@".numba.unresolved$%s" = internal constant i8* bitcast '
-                '(%s* @%s to i8*)' % (name, _function_type(text, name), name))
-    return re.sub(pattern, bind, text, flags=re.M)
+                '(%s @%s to i8*)' % (name, fn.type, name))
+    return re.sub(pattern, bind, str(module), flags=re.M)
 
 
 def _type_array_parameters(ir, name, plan):
@@ -775,14 +787,6 @@ def _numba_libraries():
         except ReferenceError:  # A weak proxy whose object is gone.
             continue
     return out
-
-
-def _function_type(ir, name):
-    """The LLVM function type of `name`'s definition in `ir`, as
-    `ret (params)` for a typed-pointer bitcast."""
-    import llvmlite.binding as llvm
-    fn = llvm.parse_assembly(ir).get_function(name)
-    return str(fn.type.element_type)
 
 
 def _share_environments(ir):
