@@ -14,6 +14,7 @@
 #include "enzyme_bridge/requests/CallerTypes.h"
 #include "enzyme_bridge/requests/JoinedRequests.h"
 #include "enzyme_bridge/requests/DerivativeCache.h"
+#include "enzyme_bridge/reverse/DeferredReleases.h"
 #include "enzyme_bridge/reverse/ReverseMode.h"
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/GpuKernels.h"
@@ -619,6 +620,7 @@ absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
       errors.push_back(st);
   if (absl::Status st = cache.Drain(); !st.ok())
     errors.push_back(st);
+  FinishDeferredReleases(m);
   SettleTapeSizes(sizes, errors);
   if (!errors.empty())
     return JoinProblems(errors);

@@ -19,6 +19,7 @@
 // in the block that returns the gradients.
 //
 //===----------------------------------------------------------------------===//
+#include "enzyme_bridge/reverse/DeferredReleases.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 
 #include "enzyme_bridge/analysis/KnownFunctions.h"
@@ -261,6 +262,13 @@ void ReverseEmitter::EmitFinalReturn() {
   BeginRegion(final_, &out_.getEntryBlock());
   RedoStores();
   ReleaseRecordedShadows();
+  // The count of running derivatives (DeferredReleases.cpp; not in GPU
+  // kernels, which have no thread-local storage).
+  if (!gpu_) {
+    IRBuilder<> eb(&*out_.getEntryBlock().getFirstInsertionPt());
+    EmitEnterDerivative(eb);
+    EmitLeaveDerivative(rb_);
+  }
   SmallVector<Value *, 5> leaves;
   if (req_.return_primal)
     leaves.push_back(

@@ -21,15 +21,17 @@
 // The caller's side: a release of memory that a differentiated call
 // returned fresh (a function that builds and returns a buffer) records
 // the shadow it came with, which is released once the reverse sweep is
-// done; so does a release of memory the user's caller gave (a vector's
-// first buffer), in the outermost derivative only. A split derivative (a
-// callee) leaves the shadow of memory its caller gave alone, as that
-// caller's reverse sweep may still use it: where the caller allocated it
-// inside the differentiated call, the shadow is not released (a leak,
-// never a use after free).
+// done; so does a release of memory the caller gave (a vector's first
+// buffer). In the outermost derivative that is the user's memory; in a
+// split derivative (a callee kept as a call), the caller's reverse sweep
+// may still use that shadow, so it goes on the list the outermost
+// derivative releases (DeferredReleases.cpp). Where the function calls
+// a callee kept as a call, a captured allocation released here records
+// its releases too (the callee may be what frees it instead).
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/analysis/KnownFunctions.h"
+#include "enzyme_bridge/reverse/DeferredReleases.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 
 #include "llvm/Analysis/CFG.h"
@@ -202,6 +204,10 @@ void ReverseEmitter::PlanShadowLifetimes() {
     return;
   lifetimes_planned_ = true;
   SmallVector<CallBase *, 8> allocs, sites;
+  // A call kept as a call (a split derivative) may free captured memory
+  // and defer its shadow's release to the outermost derivative
+  // (DeferredReleases.cpp).
+  bool kept_calls = false;
   for (BasicBlock *bb : blocks_)
     for (Instruction *i : primal_insts_[bb])
       if (auto *call = dyn_cast<CallBase>(i)) {
@@ -209,6 +215,9 @@ void ReverseEmitter::PlanShadowLifetimes() {
           allocs.push_back(call);
         if (IsRelease(*call))
           sites.push_back(call);
+        Function *callee = call->getCalledFunction();
+        kept_calls |= !callee || (!callee->isDeclaration() &&
+                                  !callee->isIntrinsic());
       }
   for (CallBase *alloc : allocs) {
     ShadowLife life = ShadowLife::Released;
@@ -216,9 +225,11 @@ void ReverseEmitter::PlanShadowLifetimes() {
       bool released = any_of(sites, [&](CallBase *site) {
         return MayRelease(*site, *alloc);
       });
+      // Released here or by a callee, or handed to the caller: each
+      // release records the shadow it frees.
       if (!released)
         life = ShadowLife::Outlives;
-      else if (HandedToCaller(*alloc))
+      else if (kept_calls || HandedToCaller(*alloc))
         life = ShadowLife::AtRunTime;
     }
     lifetimes_[alloc] = life;
@@ -250,10 +261,10 @@ void ReverseEmitter::PlanShadowLifetimes() {
   for (CallBase *site : sites)
     if (ClassifyAllocation(*site) != AllocKind::RustRealloc &&
         !recorded_releases_.count(site)) {
-      // Only the outermost derivative releases what its caller gave: a
-      // split derivative's caller may still need the shadow once this
-      // reverse sweep is done (it read the memory before the call).
-      if (!split_ && FreesCallerMemory(*site)) {
+      // What its caller gave: released once the reverse sweep is done,
+      // by the outermost derivative (a split derivative's caller may still
+      // need the shadow after this reverse sweep: DeferredReleases.cpp).
+      if (FreesCallerMemory(*site)) {
         recorded_releases_[site] = nullptr;
         caller_releases_.insert(site);
       } else if (FreesReturnedMemory(*site)) {
@@ -299,52 +310,6 @@ bool ReverseEmitter::FreesReturnedMemory(CallBase &site) {
     return call && Active(call) &&
            IsFreshMemoryCall(*call);
   });
-}
-
-/// `__autodiff_record_release(list, words, n)`: appends n i64 words to
-/// the growable list {ptr data, i64 len, i64 cap}.
-static Function *RecordHelper(Module &m) {
-  const char *name = "__autodiff_record_release";
-  if (Function *f = m.getFunction(name))
-    return f;
-  LLVMContext &c = m.getContext();
-  Type *ptr = PointerType::getUnqual(c), *i64 = Type::getInt64Ty(c);
-  auto *f = Function::Create(
-      FunctionType::get(Type::getVoidTy(c), {ptr, ptr, i64}, false),
-      GlobalValue::InternalLinkage, name, &m);
-  Value *list = f->getArg(0), *words = f->getArg(1), *n = f->getArg(2);
-  auto *entry = BasicBlock::Create(c, "entry", f);
-  auto *grow = BasicBlock::Create(c, "grow", f);
-  auto *append = BasicBlock::Create(c, "append", f);
-  IRBuilder<> b(entry);
-  auto *listTy = StructType::get(c, {ptr, i64, i64});
-  Value *lenAt = b.CreateStructGEP(listTy, list, 1);
-  Value *capAt = b.CreateStructGEP(listTy, list, 2);
-  Value *len = b.CreateLoad(i64, lenAt);
-  Value *cap = b.CreateLoad(i64, capAt);
-  Value *need = b.CreateAdd(len, n);
-  b.CreateCondBr(b.CreateICmpUGT(need, cap), grow, append);
-  b.SetInsertPoint(grow);
-  Value *twice = b.CreateShl(cap, 1);
-  Value *atLeast = b.CreateSelect(b.CreateICmpUGT(need, twice), need, twice);
-  Value *newCap =
-      b.CreateSelect(b.CreateICmpULT(atLeast, b.getInt64(16)), b.getInt64(16),
-                     atLeast);
-  Value *bytes = b.CreateMul(newCap, b.getInt64(8));
-  Value *old = b.CreateLoad(ptr, list);
-  Value *data = b.CreateCall(
-      m.getOrInsertFunction("realloc", ptr, ptr, i64), {old, bytes});
-  b.CreateStore(data, list);
-  b.CreateStore(newCap, capAt);
-  b.CreateBr(append);
-  b.SetInsertPoint(append);
-  Value *base = b.CreateLoad(ptr, list);
-  Value *at = b.CreateGEP(i64, base, len);
-  b.CreateMemCpy(at, MaybeAlign(8), words, MaybeAlign(8),
-                 b.CreateMul(n, b.getInt64(8)));
-  b.CreateStore(need, lenAt);
-  b.CreateRetVoid();
-  return f;
 }
 
 /// The function that releases a shadow where `site` released the primal:
@@ -397,16 +362,8 @@ void ReverseEmitter::RecordRelease(CallBase &site) {
   Module &m = *out_.getParent();
   LLVMContext &c = m.getContext();
   Type *i64 = Type::getInt64Ty(c);
-  if (!it->second) {
-    auto *listTy = StructType::get(c, {rb_.getPtrTy(), i64, i64});
-    IRBuilder<> eb(&*out_.getEntryBlock().getFirstInsertionPt());
-    AllocaInst *list = eb.CreateAlloca(listTy, nullptr, "released.shadows");
-    eb.SetInsertPoint(list->getNextNode());
-    eb.CreateStore(Constant::getNullValue(listTy), list);
-    it->second = list;
-  }
   SmallVector<unsigned, 2> kept;
-  ShadowReleaseFunction(m, site, kept);
+  FunctionCallee release = ShadowReleaseFunction(m, site, kept);
   SmallVector<Value *, 4> words = {rb_.CreatePtrToInt(shadow, i64)};
   for (unsigned k : kept) {
     Value *a = site.getArgOperand(k);
@@ -415,13 +372,25 @@ void ReverseEmitter::RecordRelease(CallBase &site) {
                         ? rb_.CreatePtrToInt(a, i64)
                         : rb_.CreateZExtOrTrunc(a, i64));
   }
+  if (split_ && caller_releases_.count(&site)) {
+    DeferRelease(rb_, out_, site, release, kept, words);
+    return;
+  }
+  if (!it->second) {
+    auto *listTy = StructType::get(c, {rb_.getPtrTy(), i64, i64});
+    IRBuilder<> eb(&*out_.getEntryBlock().getFirstInsertionPt());
+    AllocaInst *list = eb.CreateAlloca(listTy, nullptr, "released.shadows");
+    eb.SetInsertPoint(list->getNextNode());
+    eb.CreateStore(Constant::getNullValue(listTy), list);
+    it->second = list;
+  }
   IRBuilder<> eb(&*out_.getEntryBlock().getFirstInsertionPt());
   AllocaInst *buf = eb.CreateAlloca(ArrayType::get(i64, words.size()), nullptr,
                                     "release.words");
   for (unsigned k = 0; k < words.size(); ++k)
     rb_.CreateStore(words[k], rb_.CreateConstGEP2_64(buf->getAllocatedType(),
                                                      buf, 0, k));
-  rb_.CreateCall(RecordHelper(m),
+  rb_.CreateCall(RecordReleaseHelper(m),
                  {it->second, buf, rb_.getInt64(words.size())});
 }
 
@@ -462,9 +431,9 @@ void ReverseEmitter::ReleaseRecordedShadows() {
       args.push_back(t->isPointerTy() ? b.CreateIntToPtr(w, t)
                                       : b.CreateZExtOrTrunc(w, t));
     }
-    b.CreateCall(release, args);
+    ReleaseUnlessArena(b, release, args);
     Value *next = b.CreateAdd(i, b.getInt64(stride));
-    i->addIncoming(next, loop);
+    i->addIncoming(next, b.GetInsertBlock());
     b.CreateCondBr(b.CreateICmpULT(next, len), loop, done);
     b.SetInsertPoint(done);
     b.CreateCall(m.getOrInsertFunction("free", b.getVoidTy(), ptr), {data});

@@ -42,8 +42,7 @@ __attribute__((noinline)) Vec *vec_new(const double *x, int n) {
   for (int i = 0; i < n; ++i) v->data[i] = exp(0.3 * x[i]);
   return v;
 }
-/* (A destructor function, `vec_free(v)`, would leave the shadows
-   unreleased: docs/status.md.) */
+/* (A destructor function, `vec_free(v)`: callee-frees.c.) */
 
 double loss_made(const double *x) {
   double s = 0;

@@ -1,0 +1,271 @@
+//===- enzyme_bridge/reverse/DeferredReleases.cpp - Outermost releases ----===//
+//
+// A callee kept as a call (noinline, recursive) may free memory its caller
+// allocated inside the differentiated function (a destructor function
+// `vec_free(v)`, a consumer that reads a buffer and frees it). The primal
+// memory is freed by the callee's augmented forward sweep, as the program
+// says; the shadow must outlive the caller's reverse sweep, which runs on
+// after the callee's reverse sweep is done and may still add into it.
+// So the callee's reverse sweep puts the shadow on a per-thread list, and
+// the outermost derivative releases the list once its reverse sweep is
+// done:
+//  - `__autodiff_deferred_releases`: a thread-local growable list of
+//    entries of four words: a release function, the shadow, and up to two
+//    more arguments of the release (an alignment, Rust's size and align);
+//  - `__autodiff_derivatives_running`: a thread-local count. Every
+//    derivative adds one where it starts (in split mode, the augmented
+//    sweep) and takes one away where its reverse sweep ends; the one that
+//    brings it back to zero releases the list. A derivative nested in
+//    another's sweeps (a custom rule that calls __enzyme_autodiff) leaves
+//    the list to the outer one.
+// The calls are made in every derivative and removed at the end when no
+// derivative of the module deferred a release (FinishDeferredReleases), so
+// code that needs none pays nothing. GPU code (no thread-local storage)
+// defers nothing: there such a shadow is not released. A user's augmented forward sweep run
+// without its reverse sweep leaves the count raised in that thread: the
+// deferred shadows are then not released (a leak, never a use after free).
+//
+//===----------------------------------------------------------------------===//
+#include "enzyme_bridge/reverse/DeferredReleases.h"
+#include "enzyme_bridge/ShadowArenas.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace llvm;
+
+namespace autodiff {
+
+static constexpr const char *kListName = "__autodiff_deferred_releases";
+static constexpr const char *kCountName = "__autodiff_derivatives_running";
+static constexpr const char *kEnterName = "__autodiff_enter_derivative";
+static constexpr const char *kLeaveName = "__autodiff_leave_derivative";
+/// Words per entry: release function, shadow, two more arguments.
+static constexpr unsigned kEntryWords = 4;
+
+Function *RecordReleaseHelper(Module &m) {
+  const char *name = "__autodiff_record_release";
+  if (Function *f = m.getFunction(name))
+    return f;
+  LLVMContext &c = m.getContext();
+  Type *ptr = PointerType::getUnqual(c), *i64 = Type::getInt64Ty(c);
+  auto *f = Function::Create(
+      FunctionType::get(Type::getVoidTy(c), {ptr, ptr, i64}, false),
+      GlobalValue::InternalLinkage, name, &m);
+  Value *list = f->getArg(0), *words = f->getArg(1), *n = f->getArg(2);
+  auto *entry = BasicBlock::Create(c, "entry", f);
+  auto *grow = BasicBlock::Create(c, "grow", f);
+  auto *append = BasicBlock::Create(c, "append", f);
+  IRBuilder<> b(entry);
+  auto *listTy = StructType::get(c, {ptr, i64, i64});
+  Value *lenAt = b.CreateStructGEP(listTy, list, 1);
+  Value *capAt = b.CreateStructGEP(listTy, list, 2);
+  Value *len = b.CreateLoad(i64, lenAt);
+  Value *cap = b.CreateLoad(i64, capAt);
+  Value *need = b.CreateAdd(len, n);
+  b.CreateCondBr(b.CreateICmpUGT(need, cap), grow, append);
+  b.SetInsertPoint(grow);
+  Value *twice = b.CreateShl(cap, 1);
+  Value *atLeast = b.CreateSelect(b.CreateICmpUGT(need, twice), need, twice);
+  Value *newCap =
+      b.CreateSelect(b.CreateICmpULT(atLeast, b.getInt64(16)), b.getInt64(16),
+                     atLeast);
+  Value *bytes = b.CreateMul(newCap, b.getInt64(8));
+  Value *old = b.CreateLoad(ptr, list);
+  Value *data = b.CreateCall(
+      m.getOrInsertFunction("realloc", ptr, ptr, i64), {old, bytes});
+  b.CreateStore(data, list);
+  b.CreateStore(newCap, capAt);
+  b.CreateBr(append);
+  b.SetInsertPoint(append);
+  Value *base = b.CreateLoad(ptr, list);
+  Value *at = b.CreateGEP(i64, base, len);
+  b.CreateMemCpy(at, MaybeAlign(8), words, MaybeAlign(8),
+                 b.CreateMul(n, b.getInt64(8)));
+  b.CreateStore(need, lenAt);
+  b.CreateRetVoid();
+  return f;
+}
+
+static StructType *ListType(LLVMContext &c) {
+  Type *i64 = Type::getInt64Ty(c);
+  return StructType::get(c, {PointerType::getUnqual(c), i64, i64});
+}
+
+/// A thread-local internal global of `type`, zero at first.
+static GlobalVariable *ThreadGlobal(Module &m, const char *name, Type *type) {
+  if (GlobalVariable *g = m.getNamedGlobal(name))
+    return g;
+  auto *g = new GlobalVariable(m, type, false, GlobalValue::InternalLinkage,
+                               Constant::getNullValue(type), name);
+  g->setThreadLocal(true);
+  return g;
+}
+
+/// `void thunk(ptr words)`: calls `release` with the shadow in words[0]
+/// and the kept arguments of `site` in words[1..].
+static Function *ReleaseThunk(Module &m, CallBase &site,
+                              FunctionCallee release, ArrayRef<unsigned> kept) {
+  LLVMContext &c = m.getContext();
+  Type *ptr = PointerType::getUnqual(c), *i64 = Type::getInt64Ty(c);
+  auto *f = Function::Create(
+      FunctionType::get(Type::getVoidTy(c), {ptr}, false),
+      GlobalValue::InternalLinkage, "__autodiff_release_deferred", &m);
+  IRBuilder<> b(BasicBlock::Create(c, "entry", f));
+  SmallVector<Value *, 3> args = {
+      b.CreateIntToPtr(b.CreateLoad(i64, f->getArg(0)), ptr)};
+  for (unsigned k = 0; k < kept.size(); ++k) {
+    Value *w = b.CreateLoad(i64, b.CreateConstGEP1_64(i64, f->getArg(0), k + 1));
+    Type *t = site.getArgOperand(kept[k])->getType();
+    args.push_back(t->isPointerTy() ? b.CreateIntToPtr(w, t)
+                                    : b.CreateZExtOrTrunc(w, t));
+  }
+  ReleaseUnlessArena(b, release, args);
+  b.CreateRetVoid();
+  return f;
+}
+
+void ReleaseUnlessArena(IRBuilder<> &b, FunctionCallee release,
+                        ArrayRef<Value *> args) {
+  Function *f = b.GetInsertBlock()->getParent();
+  LLVMContext &c = f->getContext();
+  Value *arena = b.CreateOr(InArena(b, args[0], ArenaKind::Sink),
+                            InArena(b, args[0], ArenaKind::Zero));
+  auto *call = BasicBlock::Create(c, "release", f);
+  auto *after = BasicBlock::Create(c, "released", f);
+  b.CreateCondBr(arena, after, call);
+  b.SetInsertPoint(call);
+  b.CreateCall(release, args);
+  b.CreateBr(after);
+  b.SetInsertPoint(after);
+}
+
+bool DeferRelease(IRBuilder<> &b, Function &out, CallBase &site,
+                  FunctionCallee release, ArrayRef<unsigned> kept,
+                  ArrayRef<Value *> words) {
+  Module &m = *out.getParent();
+  // GPU code has no thread-local storage: the shadow is not released.
+  const Triple &target = m.getTargetTriple();
+  if (words.size() > kEntryWords - 1 || target.isNVPTX() ||
+      target.isAMDGPU() || target.isSPIRV())
+    return false;
+  LLVMContext &c = m.getContext();
+  Type *i64 = Type::getInt64Ty(c);
+  GlobalVariable *list = ThreadGlobal(m, kListName, ListType(c));
+  Function *thunk = ReleaseThunk(m, site, release, kept);
+  IRBuilder<> eb(&*out.getEntryBlock().getFirstInsertionPt());
+  auto *entryTy = ArrayType::get(i64, kEntryWords);
+  AllocaInst *buf = eb.CreateAlloca(entryTy, nullptr, "deferred.release");
+  SmallVector<Value *, kEntryWords> all = {b.CreatePtrToInt(thunk, i64)};
+  all.append(words.begin(), words.end());
+  all.resize(kEntryWords, b.getInt64(0));
+  for (unsigned k = 0; k < kEntryWords; ++k)
+    b.CreateStore(all[k], b.CreateConstGEP2_64(entryTy, buf, 0, k));
+  Value *at = b.CreateThreadLocalAddress(list);
+  b.CreateCall(RecordReleaseHelper(m), {at, buf, b.getInt64(kEntryWords)});
+  return true;
+}
+
+/// A declaration of `void name()`, inactive for a derivative made of the
+/// derivative (higher order).
+static FunctionCallee Marker(Module &m, const char *name) {
+  FunctionCallee f =
+      m.getOrInsertFunction(name, Type::getVoidTy(m.getContext()));
+  auto *fn = cast<Function>(f.getCallee());
+  fn->addFnAttr(Attribute::NoUnwind);
+  fn->addFnAttr("enzyme_inactive");
+  return f;
+}
+
+void EmitEnterDerivative(IRBuilder<> &b) {
+  b.CreateCall(Marker(*b.GetInsertBlock()->getModule(), kEnterName));
+}
+
+void EmitLeaveDerivative(IRBuilder<> &b) {
+  b.CreateCall(Marker(*b.GetInsertBlock()->getModule(), kLeaveName));
+}
+
+/// `__autodiff_enter_derivative`: count += 1.
+static void DefineEnter(Function &f, GlobalVariable &count) {
+  IRBuilder<> b(BasicBlock::Create(f.getContext(), "entry", &f));
+  Value *at = b.CreateThreadLocalAddress(&count);
+  b.CreateStore(b.CreateAdd(b.CreateLoad(b.getInt64Ty(), at), b.getInt64(1)),
+                at);
+  b.CreateRetVoid();
+}
+
+/// `__autodiff_leave_derivative`: count -= 1; at zero, each entry of the
+/// list is released and the list emptied.
+static void DefineLeave(Function &f, GlobalVariable &count,
+                        GlobalVariable &list) {
+  LLVMContext &c = f.getContext();
+  Module &m = *f.getParent();
+  Type *ptr = PointerType::getUnqual(c);
+  auto *entry = BasicBlock::Create(c, "entry", &f);
+  auto *drain = BasicBlock::Create(c, "drain", &f);
+  auto *loop = BasicBlock::Create(c, "loop", &f);
+  auto *empty = BasicBlock::Create(c, "empty", &f);
+  auto *done = BasicBlock::Create(c, "done", &f);
+  IRBuilder<> b(entry);
+  Type *i64 = b.getInt64Ty();
+  Value *countAt = b.CreateThreadLocalAddress(&count);
+  Value *left = b.CreateSub(b.CreateLoad(i64, countAt), b.getInt64(1));
+  b.CreateStore(left, countAt);
+  b.CreateCondBr(b.CreateICmpEQ(left, b.getInt64(0)), drain, done);
+  b.SetInsertPoint(drain);
+  StructType *listTy = ListType(c);
+  Value *listAt = b.CreateThreadLocalAddress(&list);
+  Value *data = b.CreateLoad(ptr, listAt);
+  Value *len = b.CreateLoad(i64, b.CreateStructGEP(listTy, listAt, 1));
+  b.CreateCondBr(b.CreateICmpEQ(len, b.getInt64(0)), empty, loop);
+  b.SetInsertPoint(loop);
+  PHINode *i = b.CreatePHI(i64, 2);
+  i->addIncoming(b.getInt64(0), drain);
+  Value *words = b.CreateGEP(i64, data, i);
+  Value *thunk = b.CreateIntToPtr(b.CreateLoad(i64, words), ptr);
+  b.CreateCall(FunctionType::get(b.getVoidTy(), {ptr}, false), thunk,
+               {b.CreateConstGEP1_64(i64, words, 1)});
+  Value *next = b.CreateAdd(i, b.getInt64(kEntryWords));
+  i->addIncoming(next, loop);
+  b.CreateCondBr(b.CreateICmpULT(next, len), loop, empty);
+  b.SetInsertPoint(empty);
+  b.CreateCall(m.getOrInsertFunction("free", b.getVoidTy(), ptr), {data});
+  b.CreateStore(Constant::getNullValue(listTy), listAt);
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+}
+
+void FinishDeferredReleases(Module &m) {
+  Function *enter = m.getFunction(kEnterName);
+  Function *leave = m.getFunction(kLeaveName);
+  GlobalVariable *list = m.getNamedGlobal(kListName);
+  if (!list) {
+    for (Function *f : {enter, leave}) {
+      if (!f || !f->isDeclaration())
+        continue;
+      SmallVector<User *, 8> users(f->users());
+      for (User *u : users)
+        if (auto *call = dyn_cast<CallInst>(u))
+          call->eraseFromParent();
+      if (f->use_empty())
+        f->eraseFromParent();
+    }
+    return;
+  }
+  GlobalVariable *count =
+      ThreadGlobal(m, kCountName, Type::getInt64Ty(m.getContext()));
+  if (enter && enter->isDeclaration()) {
+    DefineEnter(*enter, *count);
+    enter->setLinkage(GlobalValue::InternalLinkage);
+  }
+  if (leave && leave->isDeclaration()) {
+    DefineLeave(*leave, *count, *list);
+    leave->setLinkage(GlobalValue::InternalLinkage);
+  }
+}
+
+} // namespace autodiff

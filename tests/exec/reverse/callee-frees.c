@@ -1,0 +1,100 @@
+// Reverse mode through noinline callees that free memory their caller
+// allocated inside the differentiated function: a destructor function
+// (`vec_free(v)`), a consumer that reads a buffer and frees it, a release
+// two calls deep, a release in a loop of the caller, and a callee freeing
+// one of two buffers it is given. The caller's reverse sweep still reads
+// the shadow after the callee's reverse sweep is done, so the callee
+// cannot release it there; the outermost derivative releases it once its
+// own reverse sweep is done. In the sanitizer build LeakSanitizer checks
+// that every shadow is released exactly once (and AddressSanitizer that
+// none is used after its release). Gradients against finite differences.
+// RUN: sh %testlib/run-c.sh %s
+
+#include "enzyme.h"
+#include "fdcheck.h"
+#include <stdlib.h>
+#include <string.h>
+enum { N = 5 };
+typedef struct { int n; double *data; } Vec;
+
+__attribute__((noinline)) void vec_free(Vec *v) {
+  free(v->data);
+  free(v);
+}
+__attribute__((noinline)) double sum_and_free(double **slot, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += (*slot)[i] * (*slot)[i];
+  free(*slot);
+  *slot = 0;
+  return s;
+}
+__attribute__((noinline)) double deeper(double **slot, int n) {
+  return 0.5 * sum_and_free(slot, n);
+}
+__attribute__((noinline)) double keep_one(Vec *a, Vec *b) {
+  double s = 0;
+  for (int i = 0; i < a->n; ++i) s += a->data[i] * b->data[i];
+  free(b->data);
+  b->data = 0;
+  return s;
+}
+
+double loss_vec(const double *x) {
+  Vec *v = malloc(sizeof(Vec));
+  v->n = N;
+  v->data = malloc(N * sizeof(double));
+  for (int i = 0; i < N; ++i) v->data[i] = exp(0.3 * x[i]);
+  double s = 0;
+  for (int i = 0; i < v->n; ++i) s += v->data[i] * x[i];
+  vec_free(v);
+  return s;
+}
+double loss_consumed(const double *x) {
+  double *b = malloc(N * sizeof(double));
+  for (int i = 0; i < N; ++i) b[i] = sin(x[i]) * x[(i + 2) % N];
+  double first = b[0];
+  return sum_and_free(&b, N) + first * x[3];
+}
+double loss_deeper(const double *x) {
+  double s = 0;
+  for (int k = 1; k <= 3; ++k) {
+    double *b = malloc(N * sizeof(double));
+    for (int i = 0; i < N; ++i) b[i] = k * x[i] * x[(i + k) % N];
+    s += deeper(&b, N);
+  }
+  return s;
+}
+double loss_keep_one(const double *x) {
+  Vec a = {N, malloc(N * sizeof(double))};
+  Vec b = {N, malloc(N * sizeof(double))};
+  for (int i = 0; i < N; ++i) {
+    a.data[i] = cos(x[i]);
+    b.data[i] = x[i] * x[(i + 1) % N];
+  }
+  double s = keep_one(&a, &b);
+  s += a.data[1] * a.data[2];
+  free(a.data);
+  return s;
+}
+
+static double vec_fd(const double *x, void *c) { (void)c; return loss_vec(x); }
+static double consumed_fd(const double *x, void *c) { (void)c; return loss_consumed(x); }
+static double deeper_fd(const double *x, void *c) { (void)c; return loss_deeper(x); }
+static double keep_one_fd(const double *x, void *c) { (void)c; return loss_keep_one(x); }
+
+int main(void) {
+  double x[N] = {0.3, -0.5, 0.7, 1.1, -0.2}, dx[N];
+  memset(dx, 0, sizeof dx);
+  __enzyme_autodiff((void *)loss_vec, enzyme_dup, x, dx);
+  CHECK_GRADIENT(vec_fd, 0, x, N, dx);
+  memset(dx, 0, sizeof dx);
+  __enzyme_autodiff((void *)loss_consumed, enzyme_dup, x, dx);
+  CHECK_GRADIENT(consumed_fd, 0, x, N, dx);
+  memset(dx, 0, sizeof dx);
+  __enzyme_autodiff((void *)loss_deeper, enzyme_dup, x, dx);
+  CHECK_GRADIENT(deeper_fd, 0, x, N, dx);
+  memset(dx, 0, sizeof dx);
+  __enzyme_autodiff((void *)loss_keep_one, enzyme_dup, x, dx);
+  CHECK_GRADIENT(keep_one_fd, 0, x, N, dx);
+  return fd_report();
+}
