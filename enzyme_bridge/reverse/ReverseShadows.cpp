@@ -431,8 +431,18 @@ void ReverseEmitter::MirrorAddressStore(StoreInst &store) {
   if (!sp || isa<ConstantPointerNull>(sp) ||
       MemoryMayHold(ptr, v->getType(), BaseType::Float))
     return;
-  if (Value *addr = ShadowAddress(v))
+  if (Value *addr = ShadowAddress(v)) {
     fb_.CreateAlignedStore(addr, sp, store.getAlign());
+    return;
+  }
+  // The address of memory without a shadow (an object holding only
+  // constants, put into a vector of active ones): as ShadowStore does for
+  // a pointer, its adjoints go to the sink, never to the shadow the slot
+  // held before (or to null).
+  auto *p2i = dyn_cast<PtrToIntInst>(v);
+  if (p2i && !KnownShadow(p2i->getOperand(0)) && Active(&store))
+    fb_.CreateAlignedStore(fb_.CreatePtrToInt(SinkShadow(), v->getType()), sp,
+                           store.getAlign());
 }
 
 /// Whether the type analysis finds `kind` (or "anything") in any byte of
@@ -451,14 +461,15 @@ bool ReverseEmitter::MemoryMayHold(Value *ptr, Type *t, BaseType::Kind kind) {
 }
 
 /// `store` writes an integer loaded from memory that holds pointers (a
-/// pointer moved as an `i64`, as libstdc++ relocates a vector of
-/// pointers): the shadow pointer is moved along, from the source's shadow
-/// to the destination's. Whether it applied.
+/// pointer moved as an `i64`, or two as a `<2 x i64>`, as libstdc++
+/// relocates a vector of pointers): the shadow pointers are moved along,
+/// from the source's shadow to the destination's. Whether it applied.
 bool ReverseEmitter::MovePointerBits(StoreInst &store) {
   auto *ld = dyn_cast<LoadInst>(store.getValueOperand());
   const DataLayout &dl = out_.getDataLayout();
-  if (!ld || !ld->getType()->isIntegerTy() ||
-      dl.getTypeStoreSize(ld->getType()) != dl.getPointerSize() ||
+  if (!ld || !ld->getType()->isIntOrIntVectorTy() ||
+      dl.getTypeStoreSize(ld->getType()->getScalarType()) !=
+          dl.getPointerSize() ||
       !MemoryMayHold(ld->getPointerOperand(), ld->getType(),
                      BaseType::Pointer) ||
       MemoryMayHold(ld->getPointerOperand(), ld->getType(), BaseType::Float))
