@@ -81,7 +81,9 @@ static bool IsAddressInteger(const Value *v, bool offsets_only,
                              unsigned depth) {
   if (isa<PtrToIntInst>(v))
     return true;
-  if (depth > 8 || !seen.insert(v).second)
+  // Each value once (`seen`); chains of dozens of adds are common after
+  // unrolling (Numba's loops at -O3 step an address that way).
+  if (depth > 512 || !seen.insert(v).second)
     return false;
   // An address carried round a loop (`p += 8` on the integer).
   if (const auto *phi = dyn_cast<PHINode>(v))

@@ -206,7 +206,11 @@ private:
   bool MovePointerBits(llvm::StoreInst &store);
   /// The shadow's address for an address computed on integers (ptrtoint,
   /// then adds, subtracts and ors of offsets); null if it is not one.
-  llvm::Value *ShadowAddress(llvm::Value *v, unsigned depth = 0);
+  llvm::Value *ShadowAddress(llvm::Value *v);
+  llvm::Value *
+  ShadowAddress(llvm::Value *v,
+                llvm::DenseMap<llvm::Value *, llvm::Value *> &made);
+  llvm::Value *ShadowAddressInSlot(llvm::LoadInst &load);
   absl::Status ShadowMemTransfer(llvm::MemTransferInst &mt);
   /// realloc and __rust_realloc: a new zeroed shadow holding the old one's
   /// contents up to the smaller size; the old shadow is kept.

@@ -351,42 +351,62 @@ absl::Status ReverseEmitter::FillAddressPhis(
   return absl::OkStatus();
 }
 
-Value *ReverseEmitter::ShadowAddress(Value *v, unsigned depth) {
+Value *ReverseEmitter::ShadowAddress(Value *v) {
+  DenseMap<Value *, Value *> made;
+  return ShadowAddress(v, made);
+}
+
+/// (`made`: the shadow address, or null, of each value asked for so far in
+/// this call: optimized code keeps an address in a chain of dozens of adds
+/// after unrolling, each reached once.)
+Value *ReverseEmitter::ShadowAddress(Value *v,
+                                     DenseMap<Value *, Value *> &made) {
+  // The longest chain followed (Numba's unrolled loops at -O3 step an
+  // address by dozens of adds).
+  constexpr unsigned kMaxSteps = 512;
+  if (auto it = made.find(v); it != made.end())
+    return it->second;
+  if (made.size() > kMaxSteps)
+    return nullptr;
+  made[v] = nullptr; // Until known (no cycle outside phis).
+  Value *shadow = nullptr;
   if (auto *phi = dyn_cast<PHINode>(v))
-    return address_phis_.lookup(phi);
-  // An address kept as an integer in a local (MirrorAddressStore): the
-  // shadow local holds the shadow's address, read where the primal is.
-  if (auto *load = dyn_cast<LoadInst>(v)) {
-    Value *ptr = load->getPointerOperand();
-    Value *sp = isa<AllocaInst>(getUnderlyingObject(ptr)) ? KnownShadow(ptr)
-                                                          : nullptr;
-    if (!sp || isa<ConstantPointerNull>(sp) || !v->getType()->isIntegerTy())
-      return nullptr;
-    IRBuilderBase::InsertPointGuard keep(fb_);
-    fb_.SetInsertPoint(load->getNextNode());
-    return fb_.CreateAlignedLoad(v->getType(), sp, load->getAlign(),
-                                 v->getName() + "'");
+    shadow = address_phis_.lookup(phi);
+  else if (auto *load = dyn_cast<LoadInst>(v))
+    shadow = ShadowAddressInSlot(*load);
+  else if (auto *p2i = dyn_cast<PtrToIntInst>(v)) {
+    if (Value *sp = KnownShadow(p2i->getOperand(0)))
+      shadow = fb_.CreatePtrToInt(sp, v->getType(), v->getName() + "'");
+  } else if (auto *bo = dyn_cast<BinaryOperator>(v)) {
+    auto op = bo->getOpcode();
+    // The address on the left (or either side of an add), an offset on
+    // the other.
+    if (op == Instruction::Add || op == Instruction::Sub ||
+        op == Instruction::Or) {
+      if (Value *l = ShadowAddress(bo->getOperand(0), made))
+        shadow = fb_.CreateBinOp(op, l, bo->getOperand(1), v->getName() + "'");
+      else if (op == Instruction::Add)
+        if (Value *r = ShadowAddress(bo->getOperand(1), made))
+          shadow =
+              fb_.CreateBinOp(op, bo->getOperand(0), r, v->getName() + "'");
+    }
   }
-  if (auto *p2i = dyn_cast<PtrToIntInst>(v)) {
-    Value *sp = KnownShadow(p2i->getOperand(0));
-    return sp ? fb_.CreatePtrToInt(sp, v->getType(), v->getName() + "'")
-              : nullptr;
-  }
-  auto *bo = dyn_cast<BinaryOperator>(v);
-  if (!bo || depth > 6)
+  made[v] = shadow;
+  return shadow;
+}
+
+/// An address kept as an integer in a local (MirrorAddressStore): the
+/// shadow local holds the shadow's address, read where the primal is.
+Value *ReverseEmitter::ShadowAddressInSlot(LoadInst &load) {
+  Value *ptr = load.getPointerOperand();
+  Value *sp = isa<AllocaInst>(getUnderlyingObject(ptr)) ? KnownShadow(ptr)
+                                                        : nullptr;
+  if (!sp || isa<ConstantPointerNull>(sp) || !load.getType()->isIntegerTy())
     return nullptr;
-  auto op = bo->getOpcode();
-  if (op != Instruction::Add && op != Instruction::Sub &&
-      op != Instruction::Or)
-    return nullptr;
-  // The address on the left (or either side of an add), an offset on the
-  // other.
-  if (Value *l = ShadowAddress(bo->getOperand(0), depth + 1))
-    return fb_.CreateBinOp(op, l, bo->getOperand(1), v->getName() + "'");
-  if (op == Instruction::Add)
-    if (Value *r = ShadowAddress(bo->getOperand(1), depth + 1))
-      return fb_.CreateBinOp(op, bo->getOperand(0), r, v->getName() + "'");
-  return nullptr;
+  IRBuilderBase::InsertPointGuard keep(fb_);
+  fb_.SetInsertPoint(load.getNextNode());
+  return fb_.CreateAlignedLoad(load.getType(), sp, load.getAlign(),
+                               load.getName() + "'");
 }
 
 /// A float stored into a stack slot that held pointers before (optimized
