@@ -1,29 +1,38 @@
 //===- enzyme_bridge/reverse/DeferredReleases.cpp - Outermost releases ----===//
 //
-// A callee kept as a call (noinline, recursive) may free memory its caller
-// allocated inside the differentiated function (a destructor function
-// `vec_free(v)`, a consumer that reads a buffer and frees it). The primal
-// memory is freed by the callee's augmented forward sweep, as the program
-// says; the shadow must outlive the caller's reverse sweep, which runs on
-// after the callee's reverse sweep is done and may still add into it.
-// So the callee's reverse sweep puts the shadow on a per-thread list, and
-// the outermost derivative releases the list once its reverse sweep is
-// done:
+// A callee kept as a call (noinline, recursive) may free memory that an
+// enclosing derivative allocated (a destructor function `vec_free(v)`, a
+// `release(p)`, a recursive `free_tree(t)`). The primal memory is freed by
+// the callee's augmented forward sweep, as the program says; the shadow
+// must outlive the enclosing reverse sweeps, which run on after the
+// callee's reverse sweep is done and may still add into it. So the
+// callee's reverse sweep puts the shadow on a per-thread list:
 //  - `__autodiff_deferred_releases`: a thread-local growable list of
-//    entries of four words: a release function, the shadow, and up to two
-//    more arguments of the release (an alignment, Rust's size and align);
+//    entries of five words: a release function, the shadow, up to two
+//    more arguments of the release (an alignment, Rust's size and align),
+//    and whether the outermost derivative releases it when unclaimed;
+//  - claims: where a reverse sweep reaches a heap allocation (after every
+//    use of its memory, in every derivative), the entries of its shadow
+//    leave the list, and the shadow is released there (or by the
+//    allocation's own release, for a shadow released there anyway);
 //  - `__autodiff_derivatives_running`: a thread-local count. Every
 //    derivative adds one where it starts (in split mode, the augmented
 //    sweep) and takes one away where its reverse sweep ends; the one that
-//    brings it back to zero releases the list. A derivative nested in
-//    another's sweeps (a custom rule that calls __enzyme_autodiff) leaves
-//    the list to the outer one.
+//    brings it back to zero releases the unclaimed entries marked so and
+//    empties the list. A derivative nested in another's sweeps (a custom
+//    rule that calls __enzyme_autodiff) leaves the list to the outer one.
+// A pointer the callee read from its caller's memory (a struct's buffer)
+// is released at the end when unclaimed, as the outermost derivative
+// releases what its own frees of such memory free; one it got as an
+// argument is released only by a claim: unclaimed, it is the user's
+// buffer (freed by the function), whose shadow stays the user's.
 // The calls are made in every derivative and removed at the end when no
 // derivative of the module deferred a release (FinishDeferredReleases), so
 // code that needs none pays nothing. GPU code (no thread-local storage)
-// defers nothing: there such a shadow is not released. A user's augmented forward sweep run
-// without its reverse sweep leaves the count raised in that thread: the
-// deferred shadows are then not released (a leak, never a use after free).
+// defers nothing: there such a shadow is not released. A user's augmented
+// forward sweep run without its reverse sweep leaves the count raised in
+// that thread: the deferred shadows are then not released (a leak, never
+// a use after free).
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/reverse/DeferredReleases.h"
@@ -43,8 +52,10 @@ static constexpr const char *kListName = "__autodiff_deferred_releases";
 static constexpr const char *kCountName = "__autodiff_derivatives_running";
 static constexpr const char *kEnterName = "__autodiff_enter_derivative";
 static constexpr const char *kLeaveName = "__autodiff_leave_derivative";
-/// Words per entry: release function, shadow, two more arguments.
-static constexpr unsigned kEntryWords = 4;
+static constexpr const char *kClaimName = "__autodiff_claim_deferred";
+/// Words per entry: release function, shadow, two more arguments, and
+/// whether the outermost derivative releases it if no allocation claims it.
+static constexpr unsigned kEntryWords = 5;
 
 Function *RecordReleaseHelper(Module &m) {
   const char *name = "__autodiff_record_release";
@@ -145,11 +156,11 @@ void ReleaseUnlessArena(IRBuilder<> &b, FunctionCallee release,
 
 bool DeferRelease(IRBuilder<> &b, Function &out, CallBase &site,
                   FunctionCallee release, ArrayRef<unsigned> kept,
-                  ArrayRef<Value *> words) {
+                  ArrayRef<Value *> words, bool release_at_end) {
   Module &m = *out.getParent();
   // GPU code has no thread-local storage: the shadow is not released.
   const Triple &target = m.getTargetTriple();
-  if (words.size() > kEntryWords - 1 || target.isNVPTX() ||
+  if (words.size() > kEntryWords - 2 || target.isNVPTX() ||
       target.isAMDGPU() || target.isSPIRV())
     return false;
   LLVMContext &c = m.getContext();
@@ -161,7 +172,8 @@ bool DeferRelease(IRBuilder<> &b, Function &out, CallBase &site,
   AllocaInst *buf = eb.CreateAlloca(entryTy, nullptr, "deferred.release");
   SmallVector<Value *, kEntryWords> all = {b.CreatePtrToInt(thunk, i64)};
   all.append(words.begin(), words.end());
-  all.resize(kEntryWords, b.getInt64(0));
+  all.resize(kEntryWords - 1, b.getInt64(0));
+  all.push_back(b.getInt64(release_at_end));
   for (unsigned k = 0; k < kEntryWords; ++k)
     b.CreateStore(all[k], b.CreateConstGEP2_64(entryTy, buf, 0, k));
   Value *at = b.CreateThreadLocalAddress(list);
@@ -180,6 +192,18 @@ static FunctionCallee Marker(Module &m, const char *name) {
   return f;
 }
 
+void EmitClaimDeferred(IRBuilder<> &b, Value *shadow, bool release) {
+  Module &m = *b.GetInsertBlock()->getModule();
+  LLVMContext &c = m.getContext();
+  FunctionCallee f = m.getOrInsertFunction(
+      kClaimName, Type::getVoidTy(c), PointerType::getUnqual(c),
+      Type::getInt1Ty(c));
+  auto *fn = cast<Function>(f.getCallee());
+  fn->addFnAttr(Attribute::NoUnwind);
+  fn->addFnAttr("enzyme_inactive");
+  b.CreateCall(f, {shadow, b.getInt1(release)});
+}
+
 void EmitEnterDerivative(IRBuilder<> &b) {
   b.CreateCall(Marker(*b.GetInsertBlock()->getModule(), kEnterName));
 }
@@ -194,6 +218,69 @@ static void DefineEnter(Function &f, GlobalVariable &count) {
   Value *at = b.CreateThreadLocalAddress(&count);
   b.CreateStore(b.CreateAdd(b.CreateLoad(b.getInt64Ty(), at), b.getInt64(1)),
                 at);
+  b.CreateRetVoid();
+}
+
+/// Calls the release function of the entry at `words` with its shadow
+/// and arguments.
+static void CallEntry(IRBuilder<> &b, Value *words) {
+  Type *ptr = b.getPtrTy(), *i64 = b.getInt64Ty();
+  Value *thunk = b.CreateIntToPtr(b.CreateLoad(i64, words), ptr);
+  b.CreateCall(FunctionType::get(b.getVoidTy(), {ptr}, false), thunk,
+               {b.CreateConstGEP1_64(i64, words, 1)});
+}
+
+/// `__autodiff_claim_deferred(shadow, release)`: the entries of `shadow`
+/// leave the list; with `release`, the first one's release runs.
+static void DefineClaim(Function &f, GlobalVariable &list) {
+  LLVMContext &c = f.getContext();
+  Type *ptr = PointerType::getUnqual(c);
+  auto *entry = BasicBlock::Create(c, "entry", &f);
+  auto *loop = BasicBlock::Create(c, "loop", &f);
+  auto *found = BasicBlock::Create(c, "found", &f);
+  auto *call = BasicBlock::Create(c, "release", &f);
+  auto *next = BasicBlock::Create(c, "next", &f);
+  auto *done = BasicBlock::Create(c, "done", &f);
+  IRBuilder<> b(entry);
+  Type *i64 = b.getInt64Ty();
+  Value *listAt = b.CreateThreadLocalAddress(&list);
+  Value *data = b.CreateLoad(ptr, listAt);
+  Value *len = b.CreateLoad(i64, b.CreateStructGEP(ListType(c), listAt, 1));
+  Value *want = b.CreatePtrToInt(f.getArg(0), i64);
+  b.CreateCondBr(b.CreateICmpEQ(len, b.getInt64(0)), done, loop);
+  b.SetInsertPoint(loop);
+  PHINode *i = b.CreatePHI(i64, 2);
+  i->addIncoming(b.getInt64(0), entry);
+  PHINode *release = b.CreatePHI(b.getInt1Ty(), 2);
+  release->addIncoming(f.getArg(1), entry);
+  Value *words = b.CreateGEP(i64, data, i);
+  Value *shadowAt = b.CreateConstGEP1_64(i64, words, 1);
+  Value *mine = b.CreateICmpEQ(b.CreateLoad(i64, shadowAt), want);
+  b.CreateCondBr(b.CreateAnd(mine, b.CreateICmpNE(want, b.getInt64(0))),
+                 found, next);
+  b.SetInsertPoint(found);
+  b.CreateCondBr(release, call, next);
+  b.SetInsertPoint(call);
+  CallEntry(b, words);
+  b.CreateBr(next);
+  b.SetInsertPoint(next);
+  // The entry is spent (released here, or released by the allocation's
+  // own release): zero marks it.
+  PHINode *still = b.CreatePHI(b.getInt1Ty(), 3);
+  still->addIncoming(release, loop);
+  still->addIncoming(b.getFalse(), found);
+  still->addIncoming(b.getFalse(), call);
+  PHINode *matched = b.CreatePHI(b.getInt1Ty(), 3);
+  matched->addIncoming(b.getFalse(), loop);
+  matched->addIncoming(b.getTrue(), found);
+  matched->addIncoming(b.getTrue(), call);
+  Value *old = b.CreateLoad(i64, shadowAt);
+  b.CreateStore(b.CreateSelect(matched, b.getInt64(0), old), shadowAt);
+  Value *after = b.CreateAdd(i, b.getInt64(kEntryWords));
+  i->addIncoming(after, next);
+  release->addIncoming(still, next);
+  b.CreateCondBr(b.CreateICmpULT(after, len), loop, done);
+  b.SetInsertPoint(done);
   b.CreateRetVoid();
 }
 
@@ -225,12 +312,21 @@ static void DefineLeave(Function &f, GlobalVariable &count,
   PHINode *i = b.CreatePHI(i64, 2);
   i->addIncoming(b.getInt64(0), drain);
   Value *words = b.CreateGEP(i64, data, i);
-  Value *thunk = b.CreateIntToPtr(b.CreateLoad(i64, words), ptr);
-  b.CreateCall(FunctionType::get(b.getVoidTy(), {ptr}, false), thunk,
-               {b.CreateConstGEP1_64(i64, words, 1)});
-  Value *next = b.CreateAdd(i, b.getInt64(kEntryWords));
-  i->addIncoming(next, loop);
-  b.CreateCondBr(b.CreateICmpULT(next, len), loop, empty);
+  Value *shadow = b.CreateLoad(i64, b.CreateConstGEP1_64(i64, words, 1));
+  Value *atEnd =
+      b.CreateLoad(i64, b.CreateConstGEP1_64(i64, words, kEntryWords - 1));
+  auto *call = BasicBlock::Create(c, "release", &f);
+  auto *next = BasicBlock::Create(c, "next", &f);
+  b.CreateCondBr(b.CreateAnd(b.CreateICmpNE(shadow, b.getInt64(0)),
+                             b.CreateICmpNE(atEnd, b.getInt64(0))),
+                 call, next);
+  b.SetInsertPoint(call);
+  CallEntry(b, words);
+  b.CreateBr(next);
+  b.SetInsertPoint(next);
+  Value *after = b.CreateAdd(i, b.getInt64(kEntryWords));
+  i->addIncoming(after, next);
+  b.CreateCondBr(b.CreateICmpULT(after, len), loop, empty);
   b.SetInsertPoint(empty);
   b.CreateCall(m.getOrInsertFunction("free", b.getVoidTy(), ptr), {data});
   b.CreateStore(Constant::getNullValue(listTy), listAt);
@@ -242,9 +338,10 @@ static void DefineLeave(Function &f, GlobalVariable &count,
 void FinishDeferredReleases(Module &m) {
   Function *enter = m.getFunction(kEnterName);
   Function *leave = m.getFunction(kLeaveName);
+  Function *claim = m.getFunction(kClaimName);
   GlobalVariable *list = m.getNamedGlobal(kListName);
   if (!list) {
-    for (Function *f : {enter, leave}) {
+    for (Function *f : {enter, leave, claim}) {
       if (!f || !f->isDeclaration())
         continue;
       SmallVector<User *, 8> users(f->users());
@@ -265,6 +362,10 @@ void FinishDeferredReleases(Module &m) {
   if (leave && leave->isDeclaration()) {
     DefineLeave(*leave, *count, *list);
     leave->setLinkage(GlobalValue::InternalLinkage);
+  }
+  if (claim && claim->isDeclaration()) {
+    DefineClaim(*claim, *list);
+    claim->setLinkage(GlobalValue::InternalLinkage);
   }
 }
 

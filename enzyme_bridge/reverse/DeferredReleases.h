@@ -30,12 +30,21 @@ llvm::Function *RecordReleaseHelper(llvm::Module &m);
 /// arguments, as RecordRelease makes them) on the list the outermost
 /// derivative releases, with a function that releases them as `site`
 /// released the primal (`release`, called with the `kept` arguments of
-/// `site`). Returns false, doing nothing, for a release with more than two
-/// other arguments and in GPU code.
+/// `site`). With `release_at_end`, the outermost derivative releases it
+/// when no allocation claimed it (memory the caller gave through its
+/// memory); without, only a claim does (memory given as an argument, which
+/// may be the user's). Returns false, doing nothing, for a release with
+/// more than two other arguments and in GPU code.
 bool DeferRelease(llvm::IRBuilder<> &b, llvm::Function &out,
                   llvm::CallBase &site, llvm::FunctionCallee release,
                   llvm::ArrayRef<unsigned> kept,
-                  llvm::ArrayRef<llvm::Value *> words);
+                  llvm::ArrayRef<llvm::Value *> words, bool release_at_end);
+
+/// Where the reverse sweep reaches a heap allocation: the deferred entries
+/// of its `shadow` leave the list, released there when `release` (the
+/// allocation's shadow is not released there otherwise).
+void EmitClaimDeferred(llvm::IRBuilder<> &b, llvm::Value *shadow,
+                       bool release);
 
 /// Calls `release(args)` unless args[0], a shadow, lies in one of the
 /// shadow arenas (the sink a pointer to constant memory gets as its shadow:

@@ -13,6 +13,7 @@
 #include "enzyme_bridge/rules/Rules.h"
 #include "enzyme_bridge/analysis/TypeAnalysis.h"
 #include "enzyme_bridge/GpuKernels.h"
+#include "enzyme_bridge/reverse/DeferredReleases.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "support/StatusMacros.h"
 
@@ -464,19 +465,29 @@ absl::Status ReverseEmitter::VisitAllocationCall(CallBase &call, int kind) {
   case AllocKind::Calloc:
   case AllocKind::AlignedAlloc:
   case AllocKind::NumbaMemInfo:
+  {
     EmitDeferredFree(call);
-    if (shadows_.count(&call) &&
-        ShadowLifeOf(call) == ShadowLife::Released) {
-      // The reverse sweep is done with this shadow: every use came later
-      // in the forward sweep. A shadow MemInfo was made with a reference
-      // count of one, which the forward sweep did not change: NRT_decref
-      // releases it and its data.
-      bool meminfo = static_cast<AllocKind>(kind) == AllocKind::NumbaMemInfo;
+    if (!shadows_.count(&call))
+      return absl::OkStatus();
+    bool meminfo = static_cast<AllocKind>(kind) == AllocKind::NumbaMemInfo;
+    bool released = ShadowLifeOf(call) == ShadowLife::Released;
+    // The reverse sweep of every derivative is done with this shadow here:
+    // every use came later in the forward sweep. A callee kept as a call
+    // that freed the memory deferred its shadow to this point
+    // (DeferredReleases.cpp): the claim releases it, unless it is
+    // released here anyway. (A vector lane body keeps no callee as a
+    // call: nothing there defers.)
+    if (!meminfo && !gpu_ && !inline_noinline_)
+      EmitClaimDeferred(rb_, Lookup(shadows_[&call]), /*release=*/!released);
+    if (released) {
+      // A shadow MemInfo was made with a reference count of one, which the
+      // forward sweep did not change: NRT_decref releases it and its data.
       FunctionCallee release = out_.getParent()->getOrInsertFunction(
           meminfo ? "NRT_decref" : "free", rb_.getVoidTy(), rb_.getPtrTy());
       rb_.CreateCall(release, {Lookup(shadows_[&call])});
     }
     return absl::OkStatus();
+  }
   case AllocKind::Realloc:
   case AllocKind::RustRealloc: {
     if (!shadows_.count(&call))

@@ -277,6 +277,7 @@ private:
   void PlanShadowLifetimes();
   void RecordRelease(llvm::CallBase &site);
   bool FreesCallerMemory(llvm::CallBase &site);
+  bool FreesArgumentMemory(llvm::CallBase &site);
   bool FreesReturnedMemory(llvm::CallBase &site);
   bool IsFreshMemoryCall(const llvm::CallBase &call);
   void ReleaseRecordedShadows();
@@ -481,6 +482,9 @@ private:
   llvm::DenseMap<llvm::CallBase *, ShadowLife> lifetimes_;
   llvm::MapVector<llvm::CallBase *, llvm::AllocaInst *> recorded_releases_;
   llvm::SmallPtrSet<llvm::CallBase *, 4> caller_releases_;
+  /// Releases, in a split derivative, of memory given as an argument: the
+  /// shadow is deferred for its allocation to claim (DeferredReleases.cpp).
+  llvm::SmallPtrSet<llvm::CallBase *, 4> argument_releases_;
   /// Per callee: whether it returns fresh memory (ShadowLifetimes.cpp).
   llvm::DenseMap<const llvm::Function *, bool> fresh_returns_;
   llvm::SmallPtrSet<llvm::CallBase *, 4> deferred_frees_;

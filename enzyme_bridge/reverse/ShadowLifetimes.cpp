@@ -24,8 +24,11 @@
 // done; so does a release of memory the caller gave (a vector's first
 // buffer). In the outermost derivative that is the user's memory; in a
 // split derivative (a callee kept as a call), the caller's reverse sweep
-// may still use that shadow, so it goes on the list the outermost
-// derivative releases (DeferredReleases.cpp). Where the function calls
+// may still use that shadow, so it goes on a per-thread list, as does the
+// shadow of memory a split derivative frees that it got as an argument;
+// the derivative that allocated the memory claims it where its reverse
+// sweep reaches the allocation, the outermost one releases what is left
+// of the former (DeferredReleases.cpp). Where the function calls
 // a callee kept as a call, a captured allocation released here records
 // its releases too (the callee may be what frees it instead).
 //
@@ -267,6 +270,9 @@ void ReverseEmitter::PlanShadowLifetimes() {
       if (FreesCallerMemory(*site)) {
         recorded_releases_[site] = nullptr;
         caller_releases_.insert(site);
+      } else if (split_ && FreesArgumentMemory(*site)) {
+        recorded_releases_[site] = nullptr;
+        argument_releases_.insert(site);
       } else if (FreesReturnedMemory(*site)) {
         recorded_releases_[site] = nullptr;
       }
@@ -295,6 +301,18 @@ bool ReverseEmitter::FreesCallerMemory(CallBase &site) {
     return false;
   return none_of(lifetimes_, [&](auto &entry) {
     return MayRelease(site, *entry.first);
+  });
+}
+
+/// Whether `site` releases memory given as an active argument (a
+/// `release(p)` or a recursive `free_tree(t)` kept as a call): the shadow
+/// may be the user's, or memory an enclosing derivative allocated, which
+/// claims it where its reverse sweep reaches the allocation.
+bool ReverseEmitter::FreesArgumentMemory(CallBase &site) {
+  SmallVector<const Value *, 4> objects;
+  getUnderlyingObjects(site.getArgOperand(0), objects, li_.get());
+  return !objects.empty() && all_of(objects, [&](const Value *o) {
+    return isa<Argument>(o) && Active(const_cast<Value *>(o));
   });
 }
 
@@ -372,8 +390,10 @@ void ReverseEmitter::RecordRelease(CallBase &site) {
                         ? rb_.CreatePtrToInt(a, i64)
                         : rb_.CreateZExtOrTrunc(a, i64));
   }
-  if (split_ && caller_releases_.count(&site)) {
-    DeferRelease(rb_, out_, site, release, kept, words);
+  if (split_ && (caller_releases_.count(&site) ||
+                 argument_releases_.count(&site))) {
+    DeferRelease(rb_, out_, site, release, kept, words,
+                 /*release_at_end=*/caller_releases_.count(&site) > 0);
     return;
   }
   if (!it->second) {

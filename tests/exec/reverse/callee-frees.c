@@ -39,6 +39,50 @@ __attribute__((noinline)) double keep_one(Vec *a, Vec *b) {
   return s;
 }
 
+typedef struct Tree { double v; struct Tree *l, *r; } Tree;
+__attribute__((noinline)) double *make_squares(const double *x, int n) {
+  double *b = malloc(n * sizeof(double));
+  for (int i = 0; i < n; ++i) b[i] = x[i] * x[i];
+  return b;
+}
+__attribute__((noinline)) void release(double *p) { free(p); }
+__attribute__((noinline)) void free_tree(Tree *t) {
+  if (!t) return;
+  free_tree(t->l);
+  free_tree(t->r);
+  free(t);
+}
+__attribute__((noinline)) Tree *leaf(double v) {
+  Tree *t = malloc(sizeof(Tree));
+  t->v = v;
+  t->l = t->r = 0;
+  return t;
+}
+__attribute__((noinline)) double consume(double *p, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += p[i] * p[i];
+  free(p);
+  return s;
+}
+
+double loss_made_released(const double *x) {
+  double *b = make_squares(x, N);
+  double r = 0;
+  for (int i = 0; i < N; ++i) r += b[i] * sin(x[i]);
+  release(b);
+  return r;
+}
+double loss_tree(const double *x) {
+  Tree *root = leaf(x[0]);
+  root->l = leaf(x[1] * x[2]);
+  root->r = leaf(cos(x[3]));
+  root->l->l = leaf(x[4]);
+  double s = root->v * root->l->v + root->r->v * root->l->l->v;
+  free_tree(root);
+  return s;
+}
+double loss_user_buffer(double *p) { return 0.5 * consume(p, N); }
+
 double loss_vec(const double *x) {
   Vec *v = malloc(sizeof(Vec));
   v->n = N;
@@ -77,6 +121,8 @@ double loss_keep_one(const double *x) {
   return s;
 }
 
+static double made_released_fd(const double *x, void *c) { (void)c; return loss_made_released(x); }
+static double tree_fd(const double *x, void *c) { (void)c; return loss_tree(x); }
 static double vec_fd(const double *x, void *c) { (void)c; return loss_vec(x); }
 static double consumed_fd(const double *x, void *c) { (void)c; return loss_consumed(x); }
 static double deeper_fd(const double *x, void *c) { (void)c; return loss_deeper(x); }
@@ -96,5 +142,18 @@ int main(void) {
   memset(dx, 0, sizeof dx);
   __enzyme_autodiff((void *)loss_keep_one, enzyme_dup, x, dx);
   CHECK_GRADIENT(keep_one_fd, 0, x, N, dx);
+  memset(dx, 0, sizeof dx);
+  __enzyme_autodiff((void *)loss_made_released, enzyme_dup, x, dx);
+  CHECK_GRADIENT(made_released_fd, 0, x, N, dx);
+  memset(dx, 0, sizeof dx);
+  __enzyme_autodiff((void *)loss_tree, enzyme_dup, x, dx);
+  CHECK_GRADIENT(tree_fd, 0, x, N, dx);
+  // The user's buffer, freed by the function: its shadow stays the
+  // user's (d/dp of 0.5 * sum p^2 is p).
+  double *p = malloc(N * sizeof(double)), *dp = calloc(N, sizeof(double));
+  for (int i = 0; i < N; ++i) p[i] = x[i];
+  __enzyme_autodiff((void *)loss_user_buffer, enzyme_dup, p, dp);
+  for (int i = 0; i < N; ++i) CHECK_CLOSE(x[i], dp[i]);
+  free(dp);
   return fd_report();
 }
