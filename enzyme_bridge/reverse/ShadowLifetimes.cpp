@@ -291,8 +291,10 @@ ReverseEmitter::ShadowLife ReverseEmitter::ShadowLifeOf(CallBase &alloc) {
 /// shadow pointer goes where the primal one goes. Not when the pointer may
 /// also be memory allocated here whose shadow is released elsewhere.
 bool ReverseEmitter::FreesCallerMemory(CallBase &site) {
+  // (Through loop phis too: a list freed node by node walks a phi of the
+  // head and each `next` read.)
   SmallVector<const Value *, 4> objects;
-  getUnderlyingObjects(site.getArgOperand(0), objects, li_.get());
+  getUnderlyingObjects(site.getArgOperand(0), objects, nullptr);
   if (objects.empty() || !all_of(objects, [&](const Value *o) {
         const auto *load = dyn_cast<LoadInst>(o);
         return load && Active(load) &&
@@ -361,6 +363,31 @@ static FunctionCallee ShadowReleaseFunction(Module &m, CallBase &site,
   return FunctionCallee(callee->getFunctionType(), callee);
 }
 
+/// Whether the shadow pointer `v` was read from shadow memory (directly,
+/// or chosen by phis and selects among such reads: a list freed node by
+/// node, `while (h) { next = h->next; free(h); h = next; }`).
+static bool ReadFromShadowMemory(Value *v) {
+  SmallVector<Value *, 8> work = {v};
+  SmallPtrSet<Value *, 8> seen;
+  while (!work.empty()) {
+    Value *w = work.pop_back_val();
+    if (!w)
+      return false;
+    w = w->stripPointerCasts();
+    if (!seen.insert(w).second)
+      continue;
+    if (seen.size() > 32)
+      return false;
+    if (auto *phi = dyn_cast<PHINode>(w))
+      work.append(phi->incoming_values().begin(), phi->incoming_values().end());
+    else if (auto *sel = dyn_cast<SelectInst>(w))
+      work.append({sel->getTrueValue(), sel->getFalseValue()});
+    else if (!isa<LoadInst>(w))
+      return false;
+  }
+  return true;
+}
+
 /// At the reverse of a recorded release: the shadow of the pointer it
 /// released (and the release's other arguments) go on its list.
 void ReverseEmitter::RecordRelease(CallBase &site) {
@@ -369,11 +396,9 @@ void ReverseEmitter::RecordRelease(CallBase &site) {
   if (it == recorded_releases_.end())
     return;
   // The caller's shadow of its memory: read from the shadow memory.
-  if (caller_releases_.count(&site)) {
-    Value *given = KnownShadow(site.getArgOperand(0));
-    if (!given || !isa<LoadInst>(given->stripPointerCasts()))
-      return;
-  }
+  if (caller_releases_.count(&site) &&
+      !ReadFromShadowMemory(KnownShadow(site.getArgOperand(0))))
+    return;
   Value *shadow = LookupShadow(site.getArgOperand(0));
   if (!shadow || isa<ConstantPointerNull>(shadow))
     return;
