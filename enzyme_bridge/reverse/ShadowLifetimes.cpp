@@ -179,8 +179,15 @@ static bool IsRelease(const CallBase &call) {
 /// Whether `site` may release the memory `alloc` made: its pointer comes
 /// from `alloc`, or was read from memory (or made otherwise) after it.
 bool ReverseEmitter::MayRelease(CallBase &site, CallBase &alloc) {
-  if (&site == &alloc)
-    return false;
+  if (&site == &alloc) {
+    // A realloc in a loop releases what it returned before (a growing
+    // array's earlier buffers).
+    if (ClassifyAllocation(site) != AllocKind::Realloc)
+      return false;
+    SmallVector<const Value *, 4> objects;
+    getUnderlyingObjects(site.getArgOperand(0), objects, nullptr);
+    return is_contained(objects, &alloc);
+  }
   SmallVector<const Value *, 4> objects;
   getUnderlyingObjects(site.getArgOperand(0), objects, li_.get());
   for (const Value *o : objects) {
