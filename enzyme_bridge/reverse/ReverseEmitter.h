@@ -278,6 +278,7 @@ private:
   void RecordRelease(llvm::CallBase &site);
   bool FreesCallerMemory(llvm::CallBase &site);
   bool FreesArgumentMemory(llvm::CallBase &site);
+  bool ReleasesLoadedPointer(llvm::CallBase &site);
   bool FreesReturnedMemory(llvm::CallBase &site);
   bool IsFreshMemoryCall(const llvm::CallBase &call);
   void ReleaseRecordedShadows();

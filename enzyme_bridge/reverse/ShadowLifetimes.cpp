@@ -244,6 +244,16 @@ void ReverseEmitter::PlanShadowLifetimes() {
     }
     lifetimes_[alloc] = life;
   }
+  // A release of a pointer read from active memory (a row of a heap
+  // `double **` that a noinline `mkrow` made): what of this function's own
+  // memory it may release is decided at run time (it records what it
+  // frees, which may be memory made elsewhere).
+  for (CallBase *site : sites)
+    if (ClassifyAllocation(*site) != AllocKind::RustRealloc &&
+        ReleasesLoadedPointer(*site))
+      for (CallBase *alloc : allocs)
+        if (MayRelease(*site, *alloc))
+          lifetimes_[alloc] = ShadowLife::AtRunTime;
   // Releases that may free memory decided at run time record what they
   // free; what else they may free is decided at run time too (its
   // allocation must not free the shadow a second time).
@@ -298,18 +308,23 @@ ReverseEmitter::ShadowLife ReverseEmitter::ShadowLifeOf(CallBase &alloc) {
 /// shadow pointer goes where the primal one goes. Not when the pointer may
 /// also be memory allocated here whose shadow is released elsewhere.
 bool ReverseEmitter::FreesCallerMemory(CallBase &site) {
-  // (Through loop phis too: a list freed node by node walks a phi of the
-  // head and each `next` read.)
-  SmallVector<const Value *, 4> objects;
-  getUnderlyingObjects(site.getArgOperand(0), objects, nullptr);
-  if (objects.empty() || !all_of(objects, [&](const Value *o) {
-        const auto *load = dyn_cast<LoadInst>(o);
-        return load && Active(load) &&
-               !InConstantArgument(const_cast<Value *>(load->getPointerOperand()));
-      }))
+  if (!ReleasesLoadedPointer(site))
     return false;
   return none_of(lifetimes_, [&](auto &entry) {
     return MayRelease(site, *entry.first);
+  });
+}
+
+/// Whether `site` releases a pointer read from active memory that is not
+/// a constant argument's (through loop phis too: a list freed node by node
+/// walks a phi of the head and each `next` read).
+bool ReverseEmitter::ReleasesLoadedPointer(CallBase &site) {
+  SmallVector<const Value *, 4> objects;
+  getUnderlyingObjects(site.getArgOperand(0), objects, nullptr);
+  return !objects.empty() && all_of(objects, [&](const Value *o) {
+    const auto *load = dyn_cast<LoadInst>(o);
+    return load && Active(load) &&
+           !InConstantArgument(const_cast<Value *>(load->getPointerOperand()));
   });
 }
 

@@ -103,6 +103,17 @@ double loss_list(const double *x) {
   }
   return s;
 }
+/* Rows a noinline function made, kept in a heap `double **` and freed
+   here through it. */
+double loss_rows(const double *x) {
+  double **rows = malloc(3 * sizeof(double *));
+  for (int k = 0; k < 3; ++k) rows[k] = make_squares(x + k, 2);
+  double s = 0;
+  for (int k = 0; k < 3; ++k) s += rows[k][0] * rows[k][1] * (k + 1);
+  for (int k = 0; k < 3; ++k) free(rows[k]);
+  free(rows);
+  return s;
+}
 double loss_user_buffer(double *p) { return 0.5 * consume(p, N); }
 
 double loss_vec(const double *x) {
@@ -144,6 +155,7 @@ double loss_keep_one(const double *x) {
 }
 
 static double made_released_fd(const double *x, void *c) { (void)c; return loss_made_released(x); }
+static double rows_fd(const double *x, void *c) { (void)c; return loss_rows(x); }
 static double list_fd(const double *x, void *c) { (void)c; return loss_list(x); }
 static double tree_fd(const double *x, void *c) { (void)c; return loss_tree(x); }
 static double vec_fd(const double *x, void *c) { (void)c; return loss_vec(x); }
@@ -175,6 +187,9 @@ int main(void) {
     memset(dx, 0, sizeof dx);
     __enzyme_autodiff((void *)loss_list, enzyme_dup, x, dx);
     CHECK_GRADIENT(list_fd, 0, x, N, dx);
+    memset(dx, 0, sizeof dx);
+    __enzyme_autodiff((void *)loss_rows, enzyme_dup, x, dx);
+    CHECK_GRADIENT(rows_fd, 0, x, N, dx);
   }
   // The user's buffer, freed by the function: its shadow stays the
   // user's (d/dp of 0.5 * sum p^2 is p).
