@@ -257,6 +257,9 @@ static bool IsAddressStep(const Value *v) {
                 bo->getOpcode() == Instruction::Or);
 }
 
+/// How many values an address computed on integers is followed through.
+static constexpr unsigned kMaxAddressSteps = 2048;
+
 /// Whether integer `v` becomes a pointer (`inttoptr`), directly or after
 /// address steps and phis.
 static bool UsedAsAddress(Value *v) {
@@ -264,7 +267,7 @@ static bool UsedAsAddress(Value *v) {
   SmallVector<Value *, 16> work = {v};
   while (!work.empty()) {
     Value *x = work.pop_back_val();
-    if (!seen.insert(x).second || seen.size() > 64)
+    if (!seen.insert(x).second || seen.size() > kMaxAddressSteps)
       continue;
     for (User *u : x->users()) {
       if (isa<IntToPtrInst>(u))
@@ -333,7 +336,10 @@ bool ForwardEmitter::CarriesActiveAddress(Value *v) {
   SmallVector<Value *, 16> work = {v};
   while (!work.empty()) {
     Value *x = work.pop_back_val();
-    if (!seen.insert(x).second || seen.size() > 64)
+    // (Chains of hundreds of address steps are common: Numba's loops
+    // unrolled 64 times step the address by an add per element.)
+    if (isa<Constant>(x) || !seen.insert(x).second ||
+        seen.size() > kMaxAddressSteps)
       continue;
     if (auto *p2i = dyn_cast<PtrToIntInst>(x)) {
       if (Active(p2i->getOperand(0)))
