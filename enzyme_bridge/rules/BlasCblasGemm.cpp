@@ -211,14 +211,15 @@ Function *MakeReverse(Function &f, Type *elt) {
           product, ldM);
   Value *dalpha = MatrixDot(b, elt, g.dc, g.ldc, product, ldM, g.m, g.n);
   // dbeta = G . C before the call.
-  Value *dbeta = MatrixDot(b, elt, g.dc, g.ldc, tc, ldM, g.m, g.n);
+  Value *dbeta = UnlessBetaZero(
+      b, beta, MatrixDot(b, elt, g.dc, g.ldc, tc, ldM, g.m, g.n));
   // dC = beta G.
   EmitLoop(b, g.n, [&](IRBuilder<> &jb, Value *j) {
     EmitLoop(jb, g.m, [&](IRBuilder<> &ib, Value *i) {
       Value *column = ib.CreateMul(j, g.ldc);
       Value *p = ib.CreateGEP(elt, g.dc, ib.CreateAdd(i, column));
       Value *v = ib.CreateLoad(elt, p);
-      ib.CreateStore(ib.CreateFMul(beta, v), p);
+      ib.CreateStore(UnlessBetaZero(ib, beta, ib.CreateFMul(beta, v)), p);
     });
   });
   FunctionCallee freeFn =
@@ -253,7 +254,8 @@ Function *MakeForward(Function &f, Type *elt) {
       Value *cv = ib.CreateLoad(elt, ib.CreateGEP(elt, g.c, at));
       Value *kept = ib.CreateFMul(g.beta, old);
       Value *moved = ib.CreateFMul(dbeta, cv);
-      ib.CreateStore(ib.CreateFAdd(kept, moved), p);
+      ib.CreateStore(
+          UnlessBetaZero(ib, g.beta, ib.CreateFAdd(kept, moved)), p);
     });
   });
   Value *one = ConstantFP::get(elt, 1.0);

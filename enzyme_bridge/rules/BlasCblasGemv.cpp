@@ -270,9 +270,10 @@ Function *MakeReverse(Function &f, Type *elt) {
     Value *ta2 = lb.CreateFMul(gv, pv);
     lb.CreateStore(lb.CreateFAdd(da, ta2), dalpha);
     Value *db = lb.CreateLoad(elt, dbeta);
-    Value *tb2 = lb.CreateFMul(gv, yv);
+    Value *tb2 = UnlessBetaZero(lb, beta, lb.CreateFMul(gv, yv));
     lb.CreateStore(lb.CreateFAdd(db, tb2), dbeta);
-    lb.CreateStore(lb.CreateFMul(beta, gv), p); // dy = beta G
+    lb.CreateStore(UnlessBetaZero(lb, beta, lb.CreateFMul(beta, gv)),
+                   p); // dy = beta G
   });
   FunctionCallee freeFn =
       m.getOrInsertFunction("free", b.getVoidTy(), b.getPtrTy());
@@ -314,7 +315,7 @@ Function *MakeForward(Function &f, Type *elt) {
     Value *yv = lb.CreateLoad(elt, Element(lb, elt, g.y, k, g.incy, g.ylen));
     Value *kept = lb.CreateFMul(g.beta, old);
     Value *moved = lb.CreateFMul(dbeta, yv);
-    lb.CreateStore(lb.CreateFAdd(kept, moved), p);
+    lb.CreateStore(UnlessBetaZero(lb, g.beta, lb.CreateFAdd(kept, moved)), p);
   });
   Value *one = ConstantFP::get(elt, 1.0);
   CallCol(b, f, g.trans, g.rows, g.cols, dalpha, g.a, g.lda, g.x, g.incx, one,

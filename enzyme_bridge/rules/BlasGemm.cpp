@@ -269,7 +269,8 @@ void EmitReverseProducts(IRBuilder<> &b, Function &f, const Gemm &g, Type *elt,
   CallGemm(b, f, g, again);
   Value *tc = b.CreateGEP(elt, tb, b.CreateMul(g.b_rows, g.b_cols));
   Value *dalpha = MatrixDot(b, elt, g.dc, g.ldc, product, ldM, g.m, g.n);
-  Value *dbeta = MatrixDot(b, elt, g.dc, g.ldc, tc, ldM, g.m, g.n);
+  Value *dbeta = UnlessBetaZero(
+      b, beta, MatrixDot(b, elt, g.dc, g.ldc, tc, ldM, g.m, g.n));
   AddInto(b, elt, g.dalpha, dalpha);
   AddInto(b, elt, g.dbeta, dbeta);
   b.CreateCall(m.getOrInsertFunction("free", b.getVoidTy(), b.getPtrTy()),
@@ -280,7 +281,7 @@ void EmitReverseProducts(IRBuilder<> &b, Function &f, const Gemm &g, Type *elt,
       Value *column = ib.CreateMul(j, g.ldc);
       Value *p = ib.CreateGEP(elt, g.dc, ib.CreateAdd(i, column));
       Value *v = ib.CreateLoad(elt, p);
-      ib.CreateStore(ib.CreateFMul(beta, v), p);
+      ib.CreateStore(UnlessBetaZero(ib, beta, ib.CreateFMul(beta, v)), p);
     });
   });
 }
@@ -359,6 +360,11 @@ Value *AtLeastOne(IRBuilder<> &b, Value *v) {
   return b.CreateSelect(small, b.getInt64(1), v);
 }
 
+Value *UnlessBetaZero(IRBuilder<> &b, Value *beta, Value *v) {
+  Value *zero = ConstantFP::get(v->getType(), 0.0);
+  return b.CreateSelect(b.CreateFCmpOEQ(beta, zero), zero, v);
+}
+
 /// Copies the rows x cols matrix at `from` (leading dimension ld) densely
 /// to `to`.
 void CopyDense(IRBuilder<> &b, Type *elt, Value *from, Value *ld, Value *rows,
@@ -431,7 +437,8 @@ Function *GemmForwardRule(Function &f) {
         Value *cv = ib.CreateLoad(elt, ib.CreateGEP(elt, g.c, at));
         Value *kept = ib.CreateFMul(beta, old);
         Value *moved = ib.CreateFMul(dbeta, cv);
-        ib.CreateStore(ib.CreateFAdd(kept, moved), p);
+        ib.CreateStore(UnlessBetaZero(ib, beta, ib.CreateFAdd(kept, moved)),
+                       p);
       });
     });
     // dC += dalpha op(A) op(B) + alpha op(dA) op(B) + alpha op(A) op(dB).

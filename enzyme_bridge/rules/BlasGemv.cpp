@@ -160,7 +160,7 @@ Function *MakeReverse(Function &f) {
     EmitLoop(eb, g.ylen, [&](IRBuilder<> &lb, Value *k) {
       Value *p = lb.CreateGEP(elt, g.dy, k);
       Value *v = lb.CreateLoad(elt, p);
-      lb.CreateStore(lb.CreateFMul(beta, v), p);
+      lb.CreateStore(UnlessBetaZero(lb, beta, lb.CreateFMul(beta, v)), p);
     });
   });
   b.CreateCall(m.getOrInsertFunction("free", b.getVoidTy(), ptr), {tape});
@@ -231,7 +231,7 @@ Function *GemvForwardRule(Function &f) {
       Value *sum = ob.CreateLoad(elt, acc);
       Value *scaled = ob.CreateFMul(alpha, sum);
       Value *old = ob.CreateLoad(elt, p);
-      Value *kept = ob.CreateFMul(beta, old);
+      Value *kept = UnlessBetaZero(ob, beta, ob.CreateFMul(beta, old));
       ob.CreateStore(ob.CreateFAdd(scaled, kept), p);
     });
   });

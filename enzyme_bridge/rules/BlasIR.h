@@ -69,6 +69,11 @@ llvm::Value *LoadOrZero(llvm::IRBuilder<> &b, llvm::Type *elt, llvm::Value *p);
 llvm::Value *Slot(llvm::IRBuilder<> &b, llvm::Type *elt, llvm::Value *v);
 /// The larger of i64 `v` and 1 (BLAS wants leading dimensions >= 1).
 llvm::Value *AtLeastOne(llvm::IRBuilder<> &b, llvm::Value *v);
+/// `v`, or zero where `beta` is zero: BLAS does not read C (or y) when
+/// beta is zero (it may hold anything, NaN included: Numba passes
+/// np.empty), so neither do the derivative's terms of the old C.
+llvm::Value *UnlessBetaZero(llvm::IRBuilder<> &b, llvm::Value *beta,
+                            llvm::Value *v);
 /// Copies the column-major rows x cols matrix at `from` (leading dimension
 /// ld) densely to `to`.
 void CopyDense(llvm::IRBuilder<> &b, llvm::Type *elt, llvm::Value *from,
