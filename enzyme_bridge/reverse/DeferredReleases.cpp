@@ -143,8 +143,11 @@ void ReleaseUnlessArena(IRBuilder<> &b, FunctionCallee release,
                         ArrayRef<Value *> args) {
   Function *f = b.GetInsertBlock()->getParent();
   LLVMContext &c = f->getContext();
-  Value *arena = b.CreateOr(InArena(b, args[0], ArenaKind::Sink),
-                            InArena(b, args[0], ArenaKind::Zero));
+  // (One statement each: the order of the instructions must not depend
+  // on the compiler that built the tool.)
+  Value *inSink = InArena(b, args[0], ArenaKind::Sink);
+  Value *inZero = InArena(b, args[0], ArenaKind::Zero);
+  Value *arena = b.CreateOr(inSink, inZero);
   auto *call = BasicBlock::Create(c, "release", f);
   auto *after = BasicBlock::Create(c, "released", f);
   b.CreateCondBr(arena, after, call);
@@ -317,9 +320,9 @@ static void DefineLeave(Function &f, GlobalVariable &count,
       b.CreateLoad(i64, b.CreateConstGEP1_64(i64, words, kEntryWords - 1));
   auto *call = BasicBlock::Create(c, "release", &f);
   auto *next = BasicBlock::Create(c, "next", &f);
-  b.CreateCondBr(b.CreateAnd(b.CreateICmpNE(shadow, b.getInt64(0)),
-                             b.CreateICmpNE(atEnd, b.getInt64(0))),
-                 call, next);
+  Value *live = b.CreateICmpNE(shadow, b.getInt64(0));
+  Value *flagged = b.CreateICmpNE(atEnd, b.getInt64(0));
+  b.CreateCondBr(b.CreateAnd(live, flagged), call, next);
   b.SetInsertPoint(call);
   CallEntry(b, words);
   b.CreateBr(next);
