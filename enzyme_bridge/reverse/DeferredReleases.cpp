@@ -224,6 +224,16 @@ static void DefineEnter(Function &f, GlobalVariable &count) {
   b.CreateRetVoid();
 }
 
+/// The list's data and length (in that order in the IR).
+static std::pair<Value *, Value *> ListContents(IRBuilder<> &b,
+                                               Value *listAt) {
+  Value *data = b.CreateLoad(b.getPtrTy(), listAt);
+  Value *len = b.CreateLoad(
+      b.getInt64Ty(),
+      b.CreateStructGEP(ListType(b.getContext()), listAt, 1));
+  return {data, len};
+}
+
 /// Calls the release function of the entry at `words` with its shadow
 /// and arguments.
 static void CallEntry(IRBuilder<> &b, Value *words) {
@@ -237,7 +247,6 @@ static void CallEntry(IRBuilder<> &b, Value *words) {
 /// leave the list; with `release`, the first one's release runs.
 static void DefineClaim(Function &f, GlobalVariable &list) {
   LLVMContext &c = f.getContext();
-  Type *ptr = PointerType::getUnqual(c);
   auto *entry = BasicBlock::Create(c, "entry", &f);
   auto *loop = BasicBlock::Create(c, "loop", &f);
   auto *found = BasicBlock::Create(c, "found", &f);
@@ -247,8 +256,7 @@ static void DefineClaim(Function &f, GlobalVariable &list) {
   IRBuilder<> b(entry);
   Type *i64 = b.getInt64Ty();
   Value *listAt = b.CreateThreadLocalAddress(&list);
-  Value *data = b.CreateLoad(ptr, listAt);
-  Value *len = b.CreateLoad(i64, b.CreateStructGEP(ListType(c), listAt, 1));
+  auto [data, len] = ListContents(b, listAt);
   Value *want = b.CreatePtrToInt(f.getArg(0), i64);
   b.CreateCondBr(b.CreateICmpEQ(len, b.getInt64(0)), done, loop);
   b.SetInsertPoint(loop);
@@ -308,8 +316,7 @@ static void DefineLeave(Function &f, GlobalVariable &count,
   b.SetInsertPoint(drain);
   StructType *listTy = ListType(c);
   Value *listAt = b.CreateThreadLocalAddress(&list);
-  Value *data = b.CreateLoad(ptr, listAt);
-  Value *len = b.CreateLoad(i64, b.CreateStructGEP(listTy, listAt, 1));
+  auto [data, len] = ListContents(b, listAt);
   b.CreateCondBr(b.CreateICmpEQ(len, b.getInt64(0)), empty, loop);
   b.SetInsertPoint(loop);
   PHINode *i = b.CreatePHI(i64, 2);

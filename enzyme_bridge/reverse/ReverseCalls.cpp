@@ -471,6 +471,7 @@ absl::Status ReverseEmitter::VisitAllocationCall(CallBase &call, int kind) {
       return absl::OkStatus();
     bool meminfo = static_cast<AllocKind>(kind) == AllocKind::NumbaMemInfo;
     bool released = ShadowLifeOf(call) == ShadowLife::Released;
+    Value *shadow = Lookup(shadows_[&call]);
     // The reverse sweep of every derivative is done with this shadow here:
     // every use came later in the forward sweep. A callee kept as a call
     // that freed the memory deferred its shadow to this point
@@ -478,13 +479,13 @@ absl::Status ReverseEmitter::VisitAllocationCall(CallBase &call, int kind) {
     // released here anyway. (A vector lane body keeps no callee as a
     // call: nothing there defers.)
     if (!meminfo && !gpu_ && !inline_noinline_)
-      EmitClaimDeferred(rb_, Lookup(shadows_[&call]), /*release=*/!released);
+      EmitClaimDeferred(rb_, shadow, /*release=*/!released);
     if (released) {
       // A shadow MemInfo was made with a reference count of one, which the
       // forward sweep did not change: NRT_decref releases it and its data.
       FunctionCallee release = out_.getParent()->getOrInsertFunction(
           meminfo ? "NRT_decref" : "free", rb_.getVoidTy(), rb_.getPtrTy());
-      rb_.CreateCall(release, {Lookup(shadows_[&call])});
+      rb_.CreateCall(release, {shadow});
     }
     return absl::OkStatus();
   }
