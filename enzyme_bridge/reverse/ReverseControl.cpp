@@ -57,6 +57,7 @@ absl::Status ReverseEmitter::RewriteReturns() {
     Value *v = ret->getReturnValue();
     rb_.SetInsertPoint(ret);
     ctx_ = ret->getParent();
+    MarkUndoLogEnd();
     if (req_.return_primal && v) {
       if (!primal_result_) {
         IRBuilder<> eb(&*out_.getEntryBlock().getFirstInsertionPt());

@@ -39,6 +39,10 @@
 #include <memory>
 #include <optional>
 
+namespace llvm {
+class SCEVExpander;
+} // namespace llvm
+
 namespace autodiff {
 
 class DerivativeCache;
@@ -288,6 +292,34 @@ private:
   void LogOverwrite(llvm::StoreInst &store);
   void UndoStore(llvm::StoreInst &store);
   void RedoStores();
+  // The undo log (UndoLog.cpp): stores in loops, or followed by other
+  // writes of their memory, undone in the reverse sweep through one log.
+  /// Whether this derivative may log stores (not split, not GPU code).
+  bool CanLogStores() const;
+  /// Among the loads in `pending` (each with the undoable or `loggable`
+  /// stores that may change it), those whose stores are not worth logging
+  /// get cached; the others' loggable stores are logged.
+  void ChooseLoggedStores(
+      llvm::MapVector<llvm::Instruction *,
+                      llvm::SmallVector<llvm::Instruction *, 2>> &pending,
+      const llvm::SmallPtrSetImpl<llvm::Instruction *> &loggable);
+  /// Whether the reverse sweep may need the value `r` loaded.
+  bool ValueMayBeNeeded(llvm::Instruction &r);
+  void CreateUndoLog();
+  /// Whether every logged store inside `a` runs a number of times known at
+  /// `a`'s entry (trip counts up to `a` known there, unchanged inside).
+  bool BoundedLogLoop(llvm::Loop *a, llvm::SCEVExpander &checker);
+  /// `m`'s backedge count when it is known at the entry of `a` (around
+  /// it) and every iteration of the loops between runs `m`; else null.
+  const llvm::SCEV *TripBound(llvm::Loop *m, llvm::Loop *a,
+                              llvm::SCEVExpander &checker);
+  /// Reserves the log's room at the entry of the outermost such loops
+  /// (each push also checks its room).
+  void ReserveUndoLog(llvm::Function *reserve);
+  void EmitUndoLogPushes();
+  void UndoLoggedStore(llvm::StoreInst &store);
+  void MarkUndoLogEnd();
+  void ReplayUndoLog();
   void EmitDeferredFree(llvm::CallBase &alloc);
   void EraseDeferredFrees();
   /// Whether `i` is a load whose memory no later write of the primal can
@@ -494,6 +526,23 @@ private:
     llvm::AllocaInst *ptr = nullptr, *done = nullptr;
   };
   llvm::MapVector<llvm::StoreInst *, UndoneStore> undone_stores_;
+  /// The undo log: per logged store, the words of its entry. An entry is
+  /// the store's address, its size in bytes when the logged stores differ
+  /// in size, and the bytes it overwrote (then, once undone, the bytes it
+  /// wrote), padded to words. The forward sweep pushes, the reverse sweep
+  /// pops and swaps, the end replays the entries in order.
+  struct UndoLog {
+    llvm::MapVector<llvm::StoreInst *, unsigned> entry_words;
+    /// Per logged store: the loads read again thanks to it, and its loop
+    /// (the report).
+    llvm::DenseMap<llvm::StoreInst *, unsigned> reloads;
+    llvm::DenseMap<llvm::StoreInst *, llvm::Loop *> loop_of_store;
+    bool sized = false;
+    /// Capacity (words) and the log's array, reserved like a loop tape.
+    LoopTape tape;
+    llvm::AllocaInst *length = nullptr, *end = nullptr;
+  };
+  UndoLog undo_log_;
   llvm::MapVector<llvm::CallBase *, AugmentedCall> augmented_;
   /// Per tape of an augmented call: the primal call (for the tape report).
   llvm::DenseMap<const llvm::Instruction *, llvm::CallBase *> tape_of_call_;

@@ -33,6 +33,7 @@
 #include "enzyme_bridge/reverse/UndoableStores.h"
 #include "enzyme_bridge/rules/Rules.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/BasicAliasAnalysis.h"
 #include "llvm/Analysis/CFG.h"
@@ -210,6 +211,7 @@ void ReverseEmitter::LogOverwrite(StoreInst &store) {
 }
 
 void ReverseEmitter::UndoStore(StoreInst &store) {
+  UndoLoggedStore(store);
   auto it = undone_stores_.find(&store);
   if (it == undone_stores_.end())
     return;
@@ -223,6 +225,8 @@ void ReverseEmitter::UndoStore(StoreInst &store) {
 }
 
 void ReverseEmitter::RedoStores() {
+  // The log's stores may come before the last writes undone in slots.
+  ReplayUndoLog();
   for (auto &[store, u] : undone_stores_) {
     Type *t = store->getValueOperand()->getType();
     Value *done = rb_.CreateLoad(rb_.getInt1Ty(), u.done);
@@ -252,32 +256,73 @@ static bool ReadsOwnMemory(const LoadInst &ld, const Function &f,
   });
 }
 
+/// Whether a path of the control-flow graph leads from `w` to `u` without
+/// passing `r`. When `r` dominates `u`, on such a path `u` uses what `r`
+/// read before `w` ran (on the others, `r` reads again after `w`: the next
+/// iteration of a loop that reads, computes and then stores).
+static bool ReachesAvoiding(Instruction &w, Instruction &u, Instruction &r) {
+  constexpr unsigned kMaxBlocks = 4096;
+  BasicBlock *bw = w.getParent(), *bu = u.getParent(), *br = r.getParent();
+  if (bw == bu && w.comesBefore(&u))
+    return !(br == bw && w.comesBefore(&r) && r.comesBefore(&u));
+  if (bw == br && w.comesBefore(&r))
+    return false; // Leaving w's block passes r.
+  SmallPtrSet<BasicBlock *, 32> seen;
+  SmallVector<BasicBlock *, 32> work(successors(bw));
+  while (!work.empty()) {
+    BasicBlock *x = work.pop_back_val();
+    if (!seen.insert(x).second)
+      continue;
+    if (seen.size() > kMaxBlocks)
+      return true;
+    if (x == bu && (x != br || u.comesBefore(&r)))
+      return true;
+    if (x == br)
+      continue; // Going on passes r.
+    append_range(work, successors(x));
+  }
+  return false;
+}
+
 /// Whether a value computed from `r` (through any chain of instructions)
-/// is used where `w` may have run before: there the reverse sweep, which
-/// recomputes such values from a load read again, has not yet undone `w`.
-/// `w`'s own use (the value it stores) is not such a use: the stores
+/// is used where `w` may have run since `r` read: there the reverse sweep,
+/// which recomputes such values from a load read again, has not yet undone
+/// `w`. `w`'s own use (the value it stores) is not such a use: the stores
 /// undone are written again at the very end, after everything was undone.
 /// Nor is a floating-point or pointer phi: such a phi is cached, never
 /// recomputed from its incoming values (a loop's running sum stored at the
 /// end and returned keeps its loads read again), and its adjoint needs no
-/// primal value.
+/// primal value. Past an integer phi, which may carry `r`'s value of an
+/// earlier iteration, any use `w` may reach counts.
 static bool UsedAfter(Instruction &r, Instruction &w, DominatorTree &dt,
                       LoopInfo &li) {
   constexpr unsigned kMaxUsers = 256;
-  SmallVector<Instruction *, 16> work{&r};
+  SmallVector<std::pair<Instruction *, bool>, 16> work{{&r, false}};
   SmallPtrSet<Instruction *, 32> seen{&r};
   while (!work.empty()) {
-    Instruction *v = work.pop_back_val();
+    auto [v, pastPhi] = work.pop_back_val();
     for (User *u : v->users()) {
       auto *ui = dyn_cast<Instruction>(u);
       if (!ui || ui == &w || !seen.insert(ui).second)
         continue;
       if (isa<PHINode>(ui) && !ui->getType()->isIntOrIntVectorTy())
         continue;
-      if (seen.size() > kMaxUsers ||
-          isPotentiallyReachable(&w, ui, nullptr, &dt, &li))
+      // A store of a float needs no primal value in the reverse sweep:
+      // its adjoint comes from the shadow.
+      if (auto *store = dyn_cast<StoreInst>(ui);
+          store && store->getValueOperand() == v &&
+          HoldsFloat(store->getValueOperand()->getType()))
+        continue;
+      bool phi = pastPhi || isa<PHINode>(ui);
+      // A branch's condition is evaluated again where its arms join (which
+      // arm ran), after what the arms wrote.
+      if (ui->isTerminator() && ReachesAvoiding(*ui, w, r))
         return true;
-      work.push_back(ui);
+      if (seen.size() > kMaxUsers ||
+          (phi ? isPotentiallyReachable(&w, ui, nullptr, &dt, &li)
+               : ReachesAvoiding(w, *ui, r)))
+        return true;
+      work.push_back({ui, phi});
     }
   }
   return false;
@@ -306,6 +351,11 @@ void ReverseEmitter::FindReloadableLoads() {
   SmallPtrSet<Instruction *, 4> undoable;
   if (!split_)
     undoable = FindUndoableStores(writes, batch, *dt_, *li_, queries);
+  SmallPtrSet<Instruction *, 8> loggable;
+  if (CanLogStores())
+    loggable = FindLoggableStores(writes, undoable, batch, *dt_, *li_);
+  // Per load whose later writes are all stores that can be undone: those.
+  MapVector<Instruction *, SmallVector<Instruction *, 2>> pending;
   for (Instruction *r : reads) {
     auto *ld = dyn_cast<LoadInst>(r);
     if (ld && !ld->isSimple()) {
@@ -318,9 +368,8 @@ void ReverseEmitter::FindReloadableLoads() {
       continue;
     }
     const Instruction *clobber = nullptr;
+    SmallVector<Instruction *, 2> undone;
     for (Instruction *w : writes) {
-      if (undoable.count(w))
-        continue;
       // lgamma writes an int (signgam): only int loads may read it.
       if (IsLgammaCall(*w) && !(ld && ld->getType()->isIntegerTy(32)))
         continue;
@@ -330,41 +379,39 @@ void ReverseEmitter::FindReloadableLoads() {
       }
       ModRefInfo mr = ld ? batch.getModRefInfo(w, MemoryLocation::get(ld))
                          : batch.getModRefInfo(w, cast<CallBase>(r));
-      if (!isModSet(mr))
-        continue;
-      if (isPotentiallyReachable(r, w, nullptr, dt_.get(), li_.get())) {
-        clobber = w;
-        break;
-      }
-    }
-    clobbers_[r] = clobber;
-  }
-  // The undoable stores that a load read again may depend on are undone,
-  // unless the load's value is also needed after the store: the reverse
-  // sweep gets there before it puts the old value back, and would read the
-  // new one. Such a load is cached.
-  for (Instruction *w : writes) {
-    if (!undoable.count(w))
-      continue;
-    bool logged = false;
-    for (Instruction *r : reads) {
-      if (clobbers_[r])
-        continue;
-      auto *ld = dyn_cast<LoadInst>(r);
-      ModRefInfo mr = ld ? batch.getModRefInfo(w, MemoryLocation::get(ld))
-                         : batch.getModRefInfo(w, cast<CallBase>(r));
       if (!isModSet(mr) ||
           !isPotentiallyReachable(r, w, nullptr, dt_.get(), li_.get()))
         continue;
+      if (!undoable.count(w) && !loggable.count(w)) {
+        clobber = w;
+        break;
+      }
+      undone.push_back(w);
+    }
+    clobbers_[r] = clobber;
+    if (clobber || undone.empty())
+      continue;
+    // The load's value must not be needed after one of them ran: the
+    // reverse sweep gets there before it puts the old value back, and
+    // would read the new one. Such a load is cached.
+    for (Instruction *w : undone)
       if (UsedAfter(*r, *w, *dt_, *li_)) {
         clobbers_[r] = w;
-        continue;
+        break;
       }
-      if (!logged)
-        LogOverwrite(*cast<StoreInst>(w));
-      logged = true;
-    }
+    if (!clobbers_[r])
+      pending[r] = std::move(undone);
   }
+  ChooseLoggedStores(pending, loggable);
+  // The stores that loads read again depend on are undone.
+  for (auto &[r, stores] : pending) {
+    if (clobbers_[r])
+      continue;
+    for (Instruction *w : stores)
+      if (undoable.count(w) && !undone_stores_.count(cast<StoreInst>(w)))
+        LogOverwrite(*cast<StoreInst>(w));
+  }
+  CreateUndoLog();
 }
 
 bool ReverseEmitter::Reloadable(const Instruction &i) const {

@@ -605,6 +605,8 @@ void ReverseEmitter::FinishTapes() {
     args.erase(args.begin() + 1);
     rb_.CreateCall(release, args);
   }
+  // Last: the pushes split blocks of the forward sweep.
+  EmitUndoLogPushes();
 }
 
 } // namespace autodiff

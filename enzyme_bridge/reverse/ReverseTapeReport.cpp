@@ -107,6 +107,23 @@ void ReverseEmitter::PrintTape(raw_ostream &os) {
     os << ": the copy of the body taken when they do not overlap reads "
           "them again\n";
   }
+  if (!undo_log_.entry_words.empty()) {
+    bool one = undo_log_.entry_words.size() == 1;
+    os << "  undo log: " << undo_log_.entry_words.size()
+       << (one ? " store keeps what it overwrites"
+               : " stores keep what they overwrite")
+       << ", entries of address"
+       << (undo_log_.sized ? ", size" : "") << " and bytes\n";
+    for (auto &[store, words] : undo_log_.entry_words) {
+      os << "    " << InstructionText(*store) << "\n      " << 8 * words
+         << " bytes per execution";
+      if (Loop *l = undo_log_.loop_of_store.lookup(store))
+        os << " in loop " << BlockName(*l->getHeader());
+      unsigned n = undo_log_.reloads.lookup(store);
+      os << "; " << n << (n == 1 ? " load" : " loads")
+         << " read again instead of cached\n";
+    }
+  }
   const DataLayout &dl = out_.getDataLayout();
   DenseMap<Loop *, SmallVector<Instruction *, 4>> per_loop;
   SmallVector<Instruction *, 8> once;

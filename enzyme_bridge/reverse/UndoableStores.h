@@ -1,7 +1,7 @@
 //===- enzyme_bridge/reverse/UndoableStores.h - Stores undone in reverse --===//
 //
 // The stores the reverse sweep undoes instead of caching the loads they
-// may change (ReverseReloads.cpp).
+// may change (ReverseReloads.cpp, UndoLog.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef AUTODIFF_ENZYME_BRIDGE_REVERSE_UNDOABLESTORES_H
@@ -27,6 +27,15 @@ llvm::SmallPtrSet<llvm::Instruction *, 4>
 FindUndoableStores(llvm::ArrayRef<llvm::Instruction *> writes,
                    llvm::BatchAAResults &batch, llvm::DominatorTree &dt,
                    llvm::LoopInfo &li, unsigned &queries);
+
+/// Stores among `writes` that the undo log may undo (UndoLog.cpp): simple,
+/// not in `undoable`, of at most 64 bytes, into an argument's or a global's
+/// memory that no later call may free.
+llvm::SmallPtrSet<llvm::Instruction *, 8>
+FindLoggableStores(llvm::ArrayRef<llvm::Instruction *> writes,
+                   const llvm::SmallPtrSetImpl<llvm::Instruction *> &undoable,
+                   llvm::BatchAAResults &batch, llvm::DominatorTree &dt,
+                   llvm::LoopInfo &li);
 
 } // namespace autodiff
 
