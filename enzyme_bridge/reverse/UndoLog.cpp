@@ -130,6 +130,26 @@ static double Frequency(const BasicBlock *bb, const LoopInfo &li) {
   return std::pow(16.0, std::min(li.getLoopDepth(bb), 6u));
 }
 
+/// Whether the operand `use` of a call enters its result linearly, with a
+/// constant factor: fmuladd's addend, or a factor times a constant; a sum
+/// reduction's elements.
+static bool LinearUse(const Use &use) {
+  auto *ii = dyn_cast<IntrinsicInst>(use.getUser());
+  if (!ii)
+    return false;
+  switch (ii->getIntrinsicID()) {
+  case Intrinsic::fmuladd:
+  case Intrinsic::fma: {
+    unsigned k = use.getOperandNo();
+    return k == 2 || (k < 2 && isa<Constant>(ii->getArgOperand(1 - k)));
+  }
+  case Intrinsic::vector_reduce_fadd:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool ReverseEmitter::ValueMayBeNeeded(Instruction &r) {
   if (!HoldsFloat(r.getType()))
     return true; // Addresses, branches, trip counts.
@@ -162,6 +182,10 @@ bool ReverseEmitter::ValueMayBeNeeded(Instruction &r) {
         return true;
       case Instruction::Select:
         if (use.getOperandNo() == 0)
+          return true;
+        break;
+      case Instruction::Call:
+        if (!LinearUse(use))
           return true;
         break;
       case Instruction::FAdd:

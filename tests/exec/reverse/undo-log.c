@@ -46,7 +46,7 @@ double stencil(const double *u0, double *u, double *tmp, long n,
 double sweeps(double *x, const double *b, int n, int count) {
   for (int s = 0; s < count; ++s)
     for (int i = 1; i + 1 < n; ++i)
-      x[i] = 0.25 * (b[i] + x[i - 1] + x[i + 1]) + 0.1 * sin(x[i]) * x[i];
+      x[i] = 0.25 * (b[i] + x[i - 1] * x[i + 1]) + 0.1 * sin(x[i]) * x[i];
   double r = 0;
   for (int i = 0; i < n; ++i)
     r += x[i] * b[i];
