@@ -63,6 +63,12 @@ public:
   /// outer derivative can differentiate.
   void set_tape_pools(bool on) { tape_pools_ = on; }
   bool tape_pools() const { return tape_pools_; }
+  /// Whether reverse mode may log stores and undo them (UndoLog.cpp). Off
+  /// for derivatives another request differentiates in turn: the log moves
+  /// floating-point bytes as integers, which an outer reverse derivative
+  /// cannot differentiate.
+  void set_undo_log(bool on) { undo_log_ = on; }
+  bool undo_log() const { return undo_log_; }
   /// Whether reverse mode keeps calls to `noinline` functions out of line
   /// (through split derivatives) instead of inlining them. Off for modules
   /// where every function is `noinline` (clang -O0), where the attribute
@@ -83,6 +89,7 @@ private:
   llvm::raw_ostream *tape_log_ = nullptr;
   llvm::FastMathFlags derivative_fmf_;
   bool tape_pools_ = true;
+  bool undo_log_ = true;
   bool respect_noinline_ = true;
 };
 

@@ -23,6 +23,8 @@
 //
 // A store is logged only when the memory it writes stays allocated until
 // the end: an argument's or a global's memory that no later call may free.
+// Split halves, GPU kernels and derivatives that another request
+// differentiates in turn (higher order) log nothing.
 // Whether to log is a question of cost: an entry takes one or two words
 // more than the value itself, so a store is logged when the loads it lets
 // the reverse sweep read again would have taken more tape (weighting each
@@ -119,7 +121,7 @@ FindLoggableStores(ArrayRef<Instruction *> writes,
 }
 
 bool ReverseEmitter::CanLogStores() const {
-  return !split_ && !gpu_ && !inline_noinline_;
+  return !split_ && !gpu_ && !inline_noinline_ && cache_.undo_log();
 }
 
 // Choosing ---------------------------------------------------------------
