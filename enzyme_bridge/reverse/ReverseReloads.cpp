@@ -8,8 +8,9 @@
 // later iteration of the same loop is a later write; the control-flow graph
 // answers "may run after". When either cannot tell, the load is cached.
 //
-// The reverse sweep itself writes only shadow memory and tape, never primal
-// memory, so what holds at the end of the forward sweep holds throughout.
+// The reverse sweep itself writes primal memory only to undo stores (below
+// and UndoLog.cpp): at each of its points, memory is what the forward sweep
+// left there, except that the undone stores after that point are undone.
 //
 // A store outside loops into an argument's or a global's memory that no
 // later write may change (the result written through a pointer at the end,
@@ -18,7 +19,14 @@
 // sweep keeps the value it overwrites, the reverse sweep puts it back where
 // the store's adjoint is (so loads before the store, run again later in the
 // reverse sweep, read what they read), and writes the stored value again
-// at its very end (the caller sees the primal's memory).
+// at its very end (the caller sees the primal's memory). Stores in loops,
+// or followed by other writes of the same memory, go to the undo log
+// (UndoLog.cpp), when that takes less tape than caching the loads.
+//
+// A load whose later writes are all undone stores is read again only if
+// no value computed from it is used where one of those stores may have
+// run since the load (the reverse sweep gets there before it puts the old
+// value back); a branch's condition counts as used where the arms join.
 //
 // A free of memory allocated outside loops and never captured is moved to
 // the reverse sweep (where the allocation's adjoint is, which comes after
