@@ -36,8 +36,9 @@ std::string Apply(GlobalVariable &reg) {
                          "[2] = {&global, &shadow};`";
   if (!reg.hasInitializer())
     return name + " is only declared; it" + expected;
-  const auto *init = dyn_cast<ConstantArray>(reg.getInitializer());
-  if (!init || init->getNumOperands() != 2)
+  // An array in C; rustc writes `[*const T; 2]` as a packed struct.
+  const auto *init = dyn_cast<ConstantAggregate>(reg.getInitializer());
+  if (!init || isa<ConstantVector>(init) || init->getNumOperands() != 2)
     return name + expected;
   auto *global =
       dyn_cast<GlobalVariable>(init->getOperand(0)->stripPointerCasts());
@@ -85,11 +86,13 @@ absl::Status JoinLines(const std::vector<std::string> &problems) {
   return absl::InvalidArgumentError(msg);
 }
 
-/// The elements of a registration's initializer (one, or an array's).
+/// The elements of a registration's initializer (one, or an array's or a
+/// struct's: rustc writes arrays of pointers as packed structs).
 SmallVector<const Constant *, 4> Elements(const GlobalVariable &reg) {
   SmallVector<const Constant *, 4> out;
   const Constant *init = reg.getInitializer();
-  if (const auto *arr = dyn_cast<ConstantArray>(init)) {
+  if (const auto *arr = dyn_cast<ConstantAggregate>(init);
+      arr && !isa<ConstantVector>(arr)) {
     for (const Use &op : arr->operands())
       out.push_back(cast<Constant>(op.get())->stripPointerCasts());
   } else {

@@ -72,13 +72,27 @@ static bool IsLgammaCall(const Instruction &i) {
   return name == "lgamma" || name == "lgammaf" || name == "lgammal";
 }
 
-/// Writes that cannot change memory a load of the primal reads. Math
+/// Writes that cannot change memory a load of the primal reads again. Math
 /// functions of the rule table write errno at most, which derivatives do
 /// not depend on.
-static bool IgnorableWrite(const Instruction &i) {
-  if (auto *call = dyn_cast<CallBase>(&i))
+/// `keep_noreturn`: whether calls that do not return count as writes (the lane
+/// bodies of vector reverse derivatives keep them: their widening refuses
+/// more of what is read again than of what is cached).
+static bool IgnorableWrite(const Instruction &i, bool keep_noreturn) {
+  if (auto *call = dyn_cast<CallBase>(&i)) {
     if (!isa<IntrinsicInst>(call) && FindRule(*call))
       return true;
+    // A call that does not return (a panic, abort, a failed assertion):
+    // no reverse sweep runs after it.
+    if (!keep_noreturn && isa<CallInst>(call) && call->doesNotReturn())
+      return true;
+    // Numba's reference counting of no object.
+    if (const Function *callee = call->getCalledFunction();
+        callee && (callee->getName() == "NRT_incref" ||
+                   callee->getName() == "NRT_decref") &&
+        call->arg_size() == 1 && isa<ConstantPointerNull>(call->getArgOperand(0)))
+      return true;
+  }
   if (auto *ii = dyn_cast<IntrinsicInst>(&i))
     switch (ii->getIntrinsicID()) {
     case Intrinsic::assume:
@@ -345,7 +359,7 @@ void ReverseEmitter::FindReloadableLoads() {
       if (isa<LoadInst>(i))
         reads.push_back(i);
       auto *call = dyn_cast<CallBase>(i);
-      if (i->mayWriteToMemory() && !IgnorableWrite(*i) &&
+      if (i->mayWriteToMemory() && !IgnorableWrite(*i, inline_noinline_) &&
           !(call && deferred_frees_.count(call)))
         writes.push_back(i);
     }

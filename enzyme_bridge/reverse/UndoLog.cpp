@@ -499,10 +499,10 @@ void ReverseEmitter::MarkUndoLogEnd() {
 }
 
 /// `void replay(ptr log, i64 words)`: writes each entry's bytes to its
-/// address, first entry first.
-static Function *ReplayFunction(Function &derivative, bool sized,
-                                unsigned words, IntegerType *bytes,
-                                Align align) {
+/// address, first entry first. Entries with a size word are copied by a
+/// switch over the logged stores' sizes (`sizes`, bytes), a copy of each.
+static Function *ReplayFunction(Function &derivative, ArrayRef<uint64_t> sizes,
+                                bool sized, Align align) {
   Module &m = *derivative.getParent();
   LLVMContext &c = m.getContext();
   Type *ptr = PointerType::getUnqual(c), *i64 = Type::getInt64Ty(c);
@@ -511,30 +511,46 @@ static Function *ReplayFunction(Function &derivative, bool sized,
                                  derivative.getName() + ".undo.replay", &m);
   auto *entry = BasicBlock::Create(c, "entry", f);
   auto *body = BasicBlock::Create(c, "entry.replay", f);
+  auto *step = BasicBlock::Create(c, "next.entry", f);
   auto *done = BasicBlock::Create(c, "done", f);
   IRBuilder<> b(entry);
   Value *end = f->getArg(1);
   b.CreateCondBr(b.CreateICmpEQ(end, b.getInt64(0)), done, body);
   b.SetInsertPoint(body);
   PHINode *at = b.CreatePHI(i64, 2, "at");
-  at->addIncoming(b.getInt64(0), entry);
   Value *e = b.CreateGEP(i64, f->getArg(0), at);
   Value *address = b.CreateAlignedLoad(ptr, e, Align(8));
-  Value *next = nullptr;
+  Value *size = b.getInt64(sizes.front());
+  if (sized)
+    size = b.CreateAlignedLoad(i64, b.CreateConstGEP1_64(i64, e, 1), Align(8));
+  Value *payload = b.CreateConstGEP1_64(i64, e, sized ? 2 : 1);
+  auto copy = [&](IRBuilder<> &cb, uint64_t bytes) {
+    Type *t = IntegerType::get(c, unsigned(bytes * 8));
+    cb.CreateAlignedStore(cb.CreateAlignedLoad(t, payload, Align(8)), address,
+                          align);
+    cb.CreateBr(step);
+  };
   if (!sized) {
-    Value *payload = b.CreateConstGEP1_64(i64, e, 1);
-    b.CreateAlignedStore(b.CreateAlignedLoad(bytes, payload, Align(8)),
-                         address, align);
-    next = b.CreateAdd(at, b.getInt64(words));
+    copy(b, sizes.front());
   } else {
-    Value *size = b.CreateAlignedLoad(i64, b.CreateConstGEP1_64(i64, e, 1),
-                                      Align(8));
-    b.CreateMemCpy(address, MaybeAlign(), b.CreateConstGEP1_64(i64, e, 2),
-                   Align(8), size);
-    Value *payloadWords = b.CreateLShr(b.CreateAdd(size, b.getInt64(7)), 3);
-    next = b.CreateAdd(at, b.CreateAdd(payloadWords, b.getInt64(2)));
+    auto *other = BasicBlock::Create(c, "copy.other", f, step);
+    SwitchInst *sw = b.CreateSwitch(size, other, unsigned(sizes.size()));
+    for (uint64_t bytes : sizes) {
+      auto *one = BasicBlock::Create(c, "copy." + Twine(bytes), f, other);
+      sw->addCase(b.getInt64(bytes), one);
+      IRBuilder<> cb(one);
+      copy(cb, bytes);
+    }
+    IRBuilder<> ob(other);
+    ob.CreateMemCpy(address, MaybeAlign(), payload, Align(8), size);
+    ob.CreateBr(step);
   }
-  at->addIncoming(next, body);
+  b.SetInsertPoint(step);
+  Value *payloadWords = b.CreateLShr(b.CreateAdd(size, b.getInt64(7)), 3);
+  Value *next =
+      b.CreateAdd(at, b.CreateAdd(payloadWords, b.getInt64(sized ? 2 : 1)));
+  at->addIncoming(b.getInt64(0), entry);
+  at->addIncoming(next, step);
   b.CreateCondBr(b.CreateICmpULT(next, end), body, done);
   b.SetInsertPoint(done);
   b.CreateRetVoid();
@@ -545,13 +561,14 @@ void ReverseEmitter::ReplayUndoLog() {
   UndoLog &log = undo_log_;
   if (log.entry_words.empty())
     return;
-  StoreInst &first = *log.entry_words.front().first;
-  Align align = first.getAlign();
-  for (auto &[store, words] : log.entry_words)
+  Align align = log.entry_words.front().first->getAlign();
+  SmallVector<uint64_t, 4> sizes;
+  for (auto &[store, words] : log.entry_words) {
     align = std::min(align, store->getAlign());
-  Function *replay =
-      ReplayFunction(out_, log.sized, log.entry_words.front().second,
-                     BytesType(first), align);
+    if (!is_contained(sizes, StoreBytes(*store)))
+      sizes.push_back(StoreBytes(*store));
+  }
+  Function *replay = ReplayFunction(out_, sizes, log.sized, align);
   Value *array = rb_.CreateLoad(rb_.getPtrTy(), log.tape.caches.front().first);
   rb_.CreateCall(replay,
                  {array, rb_.CreateLoad(rb_.getInt64Ty(), log.end)});

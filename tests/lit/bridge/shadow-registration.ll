@@ -1,9 +1,13 @@
 ; `void *__enzyme_shadow_global_NAME[2] = {&global, &shadow}` (the C form
 ; of `!enzyme_shadow`) is translated into the metadata, and the derivative
 ; uses the shadow, also through constant-expression addresses into the
-; global. Malformed registrations are diagnosed.
+; global. Rust's form (`#[no_mangle] static mut
+; __enzyme_shadow_global_NAME: [*const T; 2]`, which rustc emits as a
+; packed struct of two pointers) is accepted too. Malformed registrations
+; are diagnosed.
 ; RUN: split-file %s %t
 ; RUN: %autodiff-opt %t/ok.ll -O0 -S -o - | FileCheck %s --check-prefix=OK
+; RUN: %autodiff-opt %t/rust.ll -O0 -S -o - | FileCheck %s --check-prefix=RUST
 ; RUN: not %autodiff-opt %t/bad.ll -O0 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 
 ;--- ok.ll
@@ -20,6 +24,25 @@
 declare double @__enzyme_fwddiff(...)
 define double @f(double %x) {
   %t = load double, ptr getelementptr inbounds (i8, ptr @table, i64 8)
+  %m = fmul double %t, %x
+  ret double %m
+}
+define double @d(double %x) {
+  %r = call double (...) @__enzyme_fwddiff(ptr @f, double %x, double 1.0)
+  ret double %r
+}
+
+;--- rust.ll
+; RUST: @GRID = global [2 x double] [double 1.000000e+00, double 2.000000e+00], !enzyme_shadow ![[S:[0-9]+]]
+; RUST-LABEL: define internal double @fwddiffe_f(
+; RUST: load double, ptr getelementptr inbounds (i8, ptr @d_GRID, i64 8)
+; RUST: ![[S]] = !{ptr @d_GRID}
+@GRID = global [2 x double] [double 1.0, double 2.0]
+@d_GRID = global [2 x double] zeroinitializer
+@__enzyme_shadow_global_GRID = global <{ ptr, ptr }> <{ ptr @GRID, ptr @d_GRID }>
+declare double @__enzyme_fwddiff(...)
+define double @f(double %x) {
+  %t = load double, ptr getelementptr inbounds (i8, ptr @GRID, i64 8)
   %m = fmul double %t, %x
   ret double %m
 }

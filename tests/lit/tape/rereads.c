@@ -5,6 +5,7 @@
 //    nothing is cached per iteration;
 //  - a temporary freed at the end: the free moves to the reverse sweep,
 //    and the loop reading it caches nothing;
+//  - a call that does not return (abort) changes no load;
 //  - a recurrence in an inner loop whose trip count every outer iteration
 //    shares is reserved at the inner loop's first entry for the whole
 //    nest; the inner trip count and the guard's decision are computed
@@ -93,4 +94,23 @@ void g_out_used(const double *x, double *dx, int n, double *out,
                 double *dout) {
   __enzyme_autodiff((void *)sum_sq_out_used, enzyme_dup, x, dx, enzyme_const,
                     n, enzyme_dup, out, dout);
+}
+
+// A call that does not return (abort, a failed assertion, a Rust panic)
+// writes nothing the reverse sweep reads: it runs after no load that the
+// reverse sweep reads again.
+double checked_sum(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    s += x[i] * x[i];
+    if (s > 1e300)
+      abort();
+  }
+  return s;
+}
+
+// CHECK-LABEL: tape of diffe_checked_sum
+// CHECK-NEXT:    loop %{{.*}} (depth 1): nothing cached per iteration
+void g_checked(const double *x, double *dx, int n) {
+  __enzyme_autodiff((void *)checked_sum, enzyme_dup, x, dx, enzyme_const, n);
 }
