@@ -588,7 +588,7 @@ absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
   cache.set_derivative_fmf(opts.derivative_fmf);
   // GPU threads would share a pool: each derivative keeps its own arrays.
   cache.set_tape_pools(!nested && !IsGpuModule(m));
-  cache.set_undo_log(!nested);
+  cache.set_undo_log(!nested && opts.undo_log);
   cache.set_respect_noinline(respect_noinline);
   SmallVector<std::pair<RequestCall *, Function *>, 16> todo;
   SmallVector<TapeSizeUse, 4> sizes;

@@ -46,6 +46,11 @@ struct BridgeOptions {
   /// By default reassoc, nsz, arcp and contract, never nnan or ninf
   /// (docs/user-guide.md, "Fast math in derivatives").
   llvm::FastMathFlags derivative_fmf = DefaultDerivativeFastMath();
+  /// Whether reverse mode may log stores in loops and undo them, reading
+  /// again the loads they overwrite, where that takes less tape than
+  /// caching those loads (docs/architecture.md, "The undo log"). Off: the
+  /// loads are cached (more tape, often less time).
+  bool undo_log = true;
 };
 
 /// Parses a list of fast-math flags for BridgeOptions::derivative_fmf:

@@ -35,6 +35,8 @@ absl::StatusOr<ToolOptions> ParseOptions(std::string_view words,
         return absl::InvalidArgumentError("--derivative-fast-math: " +
                                           std::string(fmf.status().message()));
       out.pipeline.bridge.derivative_fmf = *fmf;
+    } else if (word == "--no-undo-log") {
+      out.pipeline.bridge.undo_log = false;
     } else if (word == "--no-postopt") {
       out.pipeline.no_postopt = true;
     } else if (word == "--postopt-whole-module") {
@@ -49,7 +51,8 @@ absl::StatusOr<ToolOptions> ParseOptions(std::string_view words,
       return absl::InvalidArgumentError(
           "unknown option `" + word.str() +
           "` (accepted: -O0, -O1, -O2, -O3, -Os, -Oz, --pre-opt=O0..O3, "
-          "--no-postopt, --postopt-whole-module, --derivative-fast-math=FLAGS, --replace-targets, "
+          "--no-postopt, --postopt-whole-module, --derivative-fast-math=FLAGS, --no-undo-log, "
+          "--replace-targets, "
           "--no-annotations" +
           (allow_output_format ? ", --bitcode" : "") + ")");
     }

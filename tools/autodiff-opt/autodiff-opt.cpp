@@ -125,6 +125,12 @@ struct ToolOptions {
                "(default), fast, or a comma-separated list of reassoc, "
                "nnan, ninf, nsz, arcp, contract, afn"),
       cl::value_desc("flags"), cl::cat(tool)};
+  cl::opt<bool> no_undo_log{
+      "no-undo-log",
+      cl::desc("In reverse mode, cache the loads that later stores "
+               "overwrite instead of logging and undoing the stores (more "
+               "tape, often less time)"),
+      cl::cat(tool)};
   cl::opt<bool> no_postopt{
       "no-postopt", cl::desc("Skip the optimization after differentiation"),
       cl::cat(tool)};
@@ -274,6 +280,7 @@ std::string MakePipelineOptions(const ToolOptions &options,
       return "--derivative-fast-math: " + std::string(fmf.status().message());
     pipeline.bridge.derivative_fmf = *fmf;
   }
+  pipeline.bridge.undo_log = !options.no_undo_log;
   if (options.pre_opt.getNumOccurrences()) {
     std::optional<autodiff::OptLevel> level =
         autodiff::ParseOptLevel(options.pre_opt);

@@ -37,7 +37,8 @@ void ad_free_error(char *error);
 /* Creates a JIT. `options` (may be NULL or "") takes autodiff-opt's words,
  * separated by spaces: -O0, -O1, -O2 (default), -O3, -Os, -Oz (optimization
  * after differentiation), --pre-opt=O0..O3, --no-postopt,
- * --derivative-fast-math=FLAGS, --replace-targets, --no-annotations.
+ * --derivative-fast-math=FLAGS, --no-undo-log, --replace-targets,
+ * --no-annotations.
  * Host process symbols (libc, libm, ...) are found automatically. */
 ad_jit *ad_jit_create(const char *options, char **error);
 

@@ -172,6 +172,12 @@ int main(int argc, char **argv) {
   EXPECT(err && strstr(err, "-O9"));
   ad_free_error(err);
   err = 0;
+  {
+    /* The undo log turned off is an accepted option. */
+    ad_jit *nolog = ad_jit_create("-O2 --no-undo-log", &err);
+    EXPECT(nolog && !err);
+    ad_jit_destroy(nolog);
+  }
   /* A request the core refuses: the diagnostic, and the JIT goes on. */
   const char *bad =
       "declare double @mystery(double)\n"
