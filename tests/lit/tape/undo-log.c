@@ -16,6 +16,13 @@
 // RUN: %clang -S -emit-llvm -O2 -fno-unroll-loops -fno-vectorize %s -o %t.ll
 // RUN: %opt -load-pass-plugin=%plugin -passes='print<autodiff-tape>' \
 // RUN:   -disable-output %t.ll 2>&1 | FileCheck %s
+// autodiff-opt --no-undo-log caches instead (no replay helper is made):
+// RUN: %autodiff-opt %t.ll -O0 -S -o - | FileCheck %s --check-prefix=LOG
+// RUN: %autodiff-opt %t.ll -O0 --no-undo-log -S -o - \
+// RUN:   | FileCheck %s --check-prefix=NOLOG
+// LOG: define internal void @diffe_sweeps.undo.replay(
+// NOLOG-NOT: undo.replay
+// NOLOG-NOT: undo.log
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
