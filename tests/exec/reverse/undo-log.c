@@ -202,14 +202,13 @@ static double two_sizes_F(const double *x, void *c) {
 
 static void check_stencil(const double *x0, int same) {
   for (int call = 0; call < 2; ++call) {
-    double u[N], tmp[N], du0[N] = {0}, du[N], dtmp[N];
+    double u[N], tmp[N], du[N], dtmp[N];
     double *t = same ? u : tmp, *dt = same ? du : dtmp;
     for (int i = 0; i < N; ++i)
       du[i] = dtmp[i] = 0.0;
     __enzyme_autodiff((void *)stencil, enzyme_const, x0, enzyme_dup, u, du,
                       enzyme_dup, t, dt, enzyme_const, (long)N,
                       enzyme_const, (long)STEPS);
-    (void)du0;
     double pu[N], ptmp[N];
     double *pt = same ? pu : ptmp;
     stencil(x0, pu, pt, N, STEPS);
