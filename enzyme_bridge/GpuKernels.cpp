@@ -66,6 +66,10 @@ bool IsLaunchIndex(const Value *v) {
   }
 }
 
+bool IsKernel(const Function &f) {
+  return f.getCallingConv() == CallingConv::PTX_Kernel;
+}
+
 namespace {
 
 constexpr unsigned kSharedAddressSpace = 3;
@@ -101,10 +105,6 @@ bool IsGlobalThreadIndex(const Value *v) {
   };
   return (IsThreadIndex(a) && isBlockOffset(b)) ||
          (IsThreadIndex(b) && isBlockOffset(a));
-}
-
-bool IsKernel(const Function &f) {
-  return f.getCallingConv() == CallingConv::PTX_Kernel;
 }
 
 bool IsUniform(const Value *v, unsigned depth);

@@ -63,6 +63,9 @@ bool IsSharedMemory(const llvm::Value *ptr);
 llvm::SmallPtrSet<const llvm::Instruction *, 16>
 FindThreadPrivateAccesses(llvm::Function &copy, const llvm::Function &primal);
 
+/// Whether `f` is a kernel (`__global__`: the PTX kernel calling
+/// convention).
+bool IsKernel(const llvm::Function &f);
 /// Whether `v` is a call of intrinsic `id`.
 bool IsIntrinsic(const llvm::Value *v, llvm::Intrinsic::ID id);
 

@@ -147,6 +147,7 @@ Value *ReverseEmitter::ComeFrom(BasicBlock &bb) {
 
 absl::Status ReverseEmitter::EmitReverseBlock(BasicBlock &bb) {
   BeginRegion(reverse_of_[&bb], &bb);
+  EmitRefills(bb);
   const std::vector<Instruction *> &insts = primal_insts_[&bb];
   SmallVector<PHINode *, 8> phis;
   for (Instruction *i : llvm::reverse(insts)) {

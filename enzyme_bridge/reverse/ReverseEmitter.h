@@ -28,6 +28,7 @@
 #include "absl/status/statusor.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -320,6 +321,26 @@ private:
   void UndoLoggedStore(llvm::StoreInst &store);
   void MarkUndoLogEnd();
   void ReplayUndoLog();
+  // Stores executed again by the reverse sweep (RefilledStores.cpp).
+  /// Stores among `writes` the reverse sweep may execute again at the
+  /// start of each reverse iteration of their loop.
+  llvm::SmallPtrSet<llvm::Instruction *, 4>
+  FindRefillableStores(llvm::ArrayRef<llvm::Instruction *> writes);
+  /// Whether load `r`, whose later writes are the refillable `stores`,
+  /// reads what they wrote in the same iteration of their loop.
+  bool ReadsRefilledMemory(llvm::Instruction &r,
+                           llvm::ArrayRef<llvm::Instruction *> stores);
+  void RecordRefills(llvm::ArrayRef<llvm::Instruction *> stores);
+  /// Whether store `w` into shared memory cannot change what `r` reads
+  /// through pointer arguments, given the entry's check that they do not
+  /// point into those arrays (the pairs to check are added to `checks`).
+  bool SharedStoreSpares(
+      llvm::Instruction &r, llvm::Instruction &w,
+      llvm::SmallVectorImpl<std::pair<llvm::Argument *, llvm::GlobalVariable *>>
+          &checks);
+  /// At the start of the reverse block of `latch`: its loop's refills.
+  void EmitRefills(llvm::BasicBlock &latch);
+  void EmitSharedArgumentChecks();
   void EmitDeferredFree(llvm::CallBase &alloc);
   void EraseDeferredFrees();
   /// Whether `i` is a load whose memory no later write of the primal can
@@ -543,6 +564,19 @@ private:
     llvm::AllocaInst *length = nullptr, *end = nullptr;
   };
   UndoLog undo_log_;
+  /// Per loop: the stores refilled at the start of its reverse iterations,
+  /// the loads read again thanks to them, and the barrier put before and
+  /// after them (null when none is needed).
+  struct Refills {
+    llvm::SetVector<llvm::StoreInst *> stores;
+    unsigned reloads = 0;
+    llvm::CallBase *barrier = nullptr;
+  };
+  llvm::MapVector<llvm::Loop *, Refills> refills_;
+  /// Pointer arguments checked at the entry not to point into these shared
+  /// arrays.
+  llvm::MapVector<llvm::Argument *, llvm::SetVector<llvm::GlobalVariable *>>
+      shared_checks_;
   llvm::MapVector<llvm::CallBase *, AugmentedCall> augmented_;
   /// Per tape of an augmented call: the primal call (for the tape report).
   llvm::DenseMap<const llvm::Instruction *, llvm::CallBase *> tape_of_call_;

@@ -165,6 +165,7 @@ absl::Status ReverseEmitter::Run() {
   AD_RETURN_IF_ERROR(BuildShadows());
   AD_RETURN_IF_ERROR(BuildReverseBlocks());
   FinishTapes();
+  EmitSharedArgumentChecks();
   if (llvm::raw_ostream *log = cache_.tape_log())
     PrintTape(*log);
   EraseDeferredFrees();

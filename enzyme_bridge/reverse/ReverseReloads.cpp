@@ -37,6 +37,7 @@
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/analysis/AliasStack.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
+#include "enzyme_bridge/GpuKernels.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "enzyme_bridge/reverse/UndoableStores.h"
 #include "enzyme_bridge/rules/Rules.h"
@@ -359,7 +360,10 @@ void ReverseEmitter::FindReloadableLoads() {
       if (isa<LoadInst>(i))
         reads.push_back(i);
       auto *call = dyn_cast<CallBase>(i);
+      // A barrier writes nothing itself; the other threads' writes it
+      // orders are the function's own stores, counted as such.
       if (i->mayWriteToMemory() && !IgnorableWrite(*i, inline_noinline_) &&
+          !(gpu_ && call && IsBarrierCall(*call)) &&
           !(call && deferred_frees_.count(call)))
         writes.push_back(i);
     }
@@ -376,8 +380,13 @@ void ReverseEmitter::FindReloadableLoads() {
   SmallPtrSet<Instruction *, 8> loggable;
   if (CanLogStores())
     loggable = FindLoggableStores(writes, undoable, batch, *dt_, *li_);
+  SmallPtrSet<Instruction *, 4> refillable = FindRefillableStores(writes);
   // Per load whose later writes are all stores that can be undone: those.
   MapVector<Instruction *, SmallVector<Instruction *, 2>> pending;
+  // Per load: the arguments and shared arrays the entry must check apart
+  // for it to be read again.
+  DenseMap<Instruction *, SmallVector<std::pair<Argument *, GlobalVariable *>, 2>>
+      checks_of;
   for (Instruction *r : reads) {
     auto *ld = dyn_cast<LoadInst>(r);
     if (ld && !ld->isSimple()) {
@@ -390,7 +399,8 @@ void ReverseEmitter::FindReloadableLoads() {
       continue;
     }
     const Instruction *clobber = nullptr;
-    SmallVector<Instruction *, 2> undone;
+    SmallVector<Instruction *, 2> undone, refilled;
+    SmallVector<std::pair<Argument *, GlobalVariable *>, 2> checks;
     for (Instruction *w : writes) {
       // lgamma writes an int (signgam): only int loads may read it.
       if (IsLgammaCall(*w) && !(ld && ld->getType()->isIntegerTy(32)))
@@ -402,16 +412,40 @@ void ReverseEmitter::FindReloadableLoads() {
       ModRefInfo mr = ld ? batch.getModRefInfo(w, MemoryLocation::get(ld))
                          : batch.getModRefInfo(w, cast<CallBase>(r));
       if (!isModSet(mr) ||
-          !isPotentiallyReachable(r, w, nullptr, dt_.get(), li_.get()))
+          !isPotentiallyReachable(r, w, nullptr, dt_.get(), li_.get()) ||
+          SharedStoreSpares(*r, *w, checks))
         continue;
+      if (refillable.count(w)) {
+        refilled.push_back(w);
+        continue;
+      }
       if (!undoable.count(w) && !loggable.count(w)) {
         clobber = w;
         break;
       }
       undone.push_back(w);
     }
+    if (!clobber && !refilled.empty() &&
+        (!undone.empty() || !ReadsRefilledMemory(*r, refilled)))
+      clobber = refilled.front();
     clobbers_[r] = clobber;
-    if (clobber || undone.empty())
+    if (clobber)
+      continue;
+    if (!checks.empty())
+      checks_of[r] = std::move(checks);
+    if (!refilled.empty()) {
+      // As for undone stores: nothing computed from the load may be used
+      // after a refilled store ran again.
+      for (Instruction *w : refilled)
+        if (UsedAfter(*r, *w, *dt_, *li_)) {
+          clobbers_[r] = w;
+          break;
+        }
+      if (!clobbers_[r])
+        RecordRefills(refilled);
+      continue;
+    }
+    if (undone.empty())
       continue;
     // The load's value must not be needed after one of them ran: the
     // reverse sweep gets there before it puts the old value back, and
@@ -433,6 +467,10 @@ void ReverseEmitter::FindReloadableLoads() {
       if (undoable.count(w) && !undone_stores_.count(cast<StoreInst>(w)))
         LogOverwrite(*cast<StoreInst>(w));
   }
+  for (auto &[r, checks] : checks_of)
+    if (!clobbers_[r])
+      for (auto &[arg, global] : checks)
+        shared_checks_[arg].insert(global);
   CreateUndoLog();
 }
 

@@ -124,6 +124,24 @@ void ReverseEmitter::PrintTape(raw_ostream &os) {
          << " read again instead of cached\n";
     }
   }
+  for (auto &[loop, refills] : refills_) {
+    os << "  refilled at each reverse iteration of loop "
+       << BlockName(*loop->getHeader()) << " (" << refills.reloads
+       << (refills.reloads == 1 ? " load" : " loads")
+       << " read again instead of cached"
+       << (refills.barrier ? ", between two barriers" : "") << "):\n";
+    for (StoreInst *s : refills.stores)
+      os << "    " << InstructionText(*s) << "\n";
+  }
+  if (!shared_checks_.empty()) {
+    os << "  checked at the entry not to point into shared arrays the "
+          "function writes:";
+    for (auto &[arg, globals] : shared_checks_) {
+      os << " ";
+      arg->printAsOperand(os, /*PrintType=*/false);
+    }
+    os << "\n";
+  }
   const DataLayout &dl = out_.getDataLayout();
   DenseMap<Loop *, SmallVector<Instruction *, 4>> per_loop;
   SmallVector<Instruction *, 8> once;

@@ -3,7 +3,9 @@
 ; when, in this thread, the bytes read and written do not overlap (the
 ; ranges use the thread's own index, read at the entry); there nothing is
 ; cached per iteration. A body with a barrier is left as it is: threads
-; could take different copies, and a barrier must be reached by all.
+; could take different copies, and a barrier must be reached by all (its
+; loads are cached: the stores after the loop may change them; the barrier
+; itself writes nothing).
 ; From clang-22 -x cuda --cuda-device-only -nocudalib -O2 of:
 ;
 ;   __device__ void pairs(const float *px, const float *m, float *ax,
@@ -30,7 +32,7 @@
 ; CHECK: loop %bb{{[0-9]+}} (depth 1): nothing cached per iteration
 ; CHECK-LABEL: tape of diffe__Z10pairs_syncPKfS0_PfS1_i
 ; CHECK-NOT: versioned
-; CHECK: because: a later write may change the memory it read: tail call void @llvm.nvvm.barrier.cta.sync.aligned.all
+; CHECK: because: a later write may change the memory it read: store float
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
