@@ -26,7 +26,8 @@ bool ForwardEmitter::VisitOutputPointerMath(CallBase &call, StringRef name) {
   if (base.ends_with("f") || base.ends_with("l"))
     base = base.drop_back();
   bool isFrexp = base == "frexp", isModf = base == "modf",
-       isSincos = base == "sincos";
+       isSincosPi = base == "sincospi",
+       isSincos = base == "sincos" || isSincosPi;
   if (!isFrexp && !isModf && !isSincos)
     return false;
   unsigned want = isSincos ? 3 : 2;
@@ -52,6 +53,9 @@ bool ForwardEmitter::VisitOutputPointerMath(CallBase &call, StringRef name) {
     } else {
       Value *sv = b_.CreateLoad(fp, call.getArgOperand(1));
       Value *cv = b_.CreateLoad(fp, call.getArgOperand(2));
+      // sincospi: sin(pi x)' = pi cos(pi x), cos(pi x)' = -pi sin(pi x).
+      if (isSincosPi)
+        t = b_.CreateFMul(t, ConstantFP::get(fp, M_PI));
       if (Value *ss = T(call.getArgOperand(1), k))
         b_.CreateStore(b_.CreateFMul(cv, t), ss);
       if (Value *cs = T(call.getArgOperand(2), k))

@@ -83,14 +83,17 @@ bool IsSincos(const Function &f) {
   StringRef name = f.getName();
   name.consume_front("__nv_");
   FunctionType *t = f.getFunctionType();
-  return (name == "sincos" || name == "sincosf") && t->getNumParams() == 3 &&
+  return (name == "sincos" || name == "sincosf" || name == "sincospi" ||
+          name == "sincospif") &&
+         t->getNumParams() == 3 &&
          t->getParamType(0)->isFloatingPointTy() &&
          t->getParamType(1)->isPointerTy() &&
          t->getParamType(2)->isPointerTy() && t->getReturnType()->isVoidTy();
 }
 
 /// sincos(x, &s, &c): x's adjoint gains s' cos x - c' sin x, read from the
-/// outputs' shadows, which are cleared (the call wrote the outputs).
+/// outputs' shadows, which are cleared (the call wrote the outputs);
+/// sincospi(x, &s, &c) computes sin(pi x) and cos(pi x).
 absl::Status ReverseEmitter::VisitSincos(CallBase &call) {
   Value *arg = call.getArgOperand(0);
   Type *fp = arg->getType();
@@ -108,9 +111,13 @@ absl::Status ReverseEmitter::VisitSincos(CallBase &call) {
   Value *gc = take(call.getArgOperand(2));
   if (!HasAdjoint(arg))
     return absl::OkStatus();
-  // cos x and -sin x, as the rule table emits them for this target.
-  Value *cosx = EmitPartial(rb_, *FindRuleByName("sin"), 0, {x}, nullptr);
-  Value *minusSin = EmitPartial(rb_, *FindRuleByName("cos"), 0, {x}, nullptr);
+  // cos x and -sin x, as the rule table emits them for this target
+  // (libdevice's sincospi: pi cos(pi x) and -pi sin(pi x)).
+  bool pi = CalledFunction(call)->getName().contains("sincospi");
+  Value *cosx = EmitPartial(rb_, *FindRuleByName(pi ? "__nv_sinpi" : "sin"),
+                            0, {x}, nullptr);
+  Value *minusSin = EmitPartial(
+      rb_, *FindRuleByName(pi ? "__nv_cospi" : "cos"), 0, {x}, nullptr);
   Value *fromS = rb_.CreateFMul(gs, cosx);
   Value *fromC = rb_.CreateFMul(gc, minusSin);
   AddAdjoint(arg, rb_.CreateFAdd(fromS, fromC));

@@ -4,6 +4,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
+#include "enzyme_bridge/rules/Rules.h"
 #include "llvm/IR/Module.h"
 
 #include <cmath>
@@ -32,7 +33,14 @@ Function *DigammaFunction(Module &m) {
   BasicBlock *series = BasicBlock::Create(ctx, "series", f);
   Value *x = f->getArg(0);
   auto C = [&](double v) { return ConstantFP::get(d, v); };
+  // GPU device code has no instructions for log and tan: libdevice's.
+  bool gpu = IsGpuModule(m);
   auto I = [&](IRBuilder<> &b, Intrinsic::ID id, Value *v) {
+    if (gpu)
+      return b.CreateCall(
+          m.getOrInsertFunction(id == Intrinsic::log ? "__nv_log" : "__nv_tan",
+                                d, d),
+          {v});
     return b.CreateCall(Intrinsic::getOrInsertDeclaration(&m, id, {d}), {v});
   };
   IRBuilder<> b(entry);

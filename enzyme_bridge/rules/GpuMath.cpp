@@ -52,6 +52,11 @@ std::string RoundedOperationRule(StringRef op) {
 } // namespace
 
 std::string NumbaMathName(StringRef name) {
+  // libdevice's gamma functions share libm's special handling.
+  if (StringRef rest = name; rest.consume_front("__nv_") &&
+                             (rest == "lgamma" || rest == "lgammaf" ||
+                              rest == "tgamma" || rest == "tgammaf"))
+    return rest.str();
   // NumPy's npymath (`npy_log2`, `npy_exp2`, `npy_logaddexp`) and
   // Numba's helpers for `math.gamma` and friends.
   if (name.consume_front("npy_"))
@@ -87,6 +92,17 @@ std::string LibdeviceRuleName(StringRef name) {
                        .Cases({"erfinv", "erfinvf"}, "__nv_erfinv")
                        .Cases({"erfcinv", "erfcinvf"}, "__nv_erfcinv")
                        .Cases({"saturatef", "saturate"}, "__nv_saturate")
+                       .Case("fdividef", "fdiv")
+                       .Cases({"rhypot", "rhypotf"}, "__nv_rhypot")
+                       .Cases({"norm3d", "norm3df"}, "__nv_norm3d")
+                       .Cases({"rnorm3d", "rnorm3df"}, "__nv_rnorm3d")
+                       .Cases({"norm4d", "norm4df"}, "__nv_norm4d")
+                       .Cases({"rnorm4d", "rnorm4df"}, "__nv_rnorm4d")
+                       .Cases({"erfcx", "erfcxf"}, "__nv_erfcx")
+                       .Cases({"cyl_bessel_i0", "cyl_bessel_i0f"},
+                              "__nv_cyl_bessel_i0")
+                       .Cases({"cyl_bessel_i1", "cyl_bessel_i1f"},
+                              "__nv_cyl_bessel_i1")
                        .Case("powi", "llvm.powi")
                        .Case("powif", "llvm.powi")
                        .Default("");

@@ -102,6 +102,11 @@ const MathFunction kMathFunctions[] = {
     UNARY("j1", llvm::Intrinsic::not_intrinsic, ::j1(x)),
     UNARY("y0", llvm::Intrinsic::not_intrinsic, ::y0(x)),
     UNARY("y1", llvm::Intrinsic::not_intrinsic, ::y1(x)),
+    // Modified Bessel functions of the first kind (libdevice's only).
+    UNARY("cyl_bessel_i0", llvm::Intrinsic::not_intrinsic,
+          std::cyl_bessel_i(0.0, x)),
+    UNARY("cyl_bessel_i1", llvm::Intrinsic::not_intrinsic,
+          std::cyl_bessel_i(1.0, x)),
 };
 
 #undef UNARY

@@ -293,6 +293,23 @@ std::vector<DerivativeRule> BuildTable() {
   t.Intrinsic("__nv_erfinv", {Mul(C(kSqrtPiOver2), Call("exp", Square(R)))});
   t.Intrinsic("__nv_erfcinv",
               {Mul(C(-kSqrtPiOver2), Call("exp", Square(R)))});
+  // 1 / hypot(x, y), sqrt(x^2 + y^2 + z^2 [+ w^2]) and their reciprocals:
+  // d|v| = v_i / |v|, d(1/|v|) = -v_i / |v|^3.
+  const RuleExpr *Z = Op(2), *W = Op(3);
+  const RuleExpr *R3 = Mul(R, Square(R));
+  t.Intrinsic("__nv_rhypot", {Neg(Mul(X, R3)), Neg(Mul(Y, R3))});
+  t.Intrinsic("__nv_norm3d", {Div(X, R), Div(Y, R), Div(Z, R)});
+  t.Intrinsic("__nv_rnorm3d",
+              {Neg(Mul(X, R3)), Neg(Mul(Y, R3)), Neg(Mul(Z, R3))});
+  t.Intrinsic("__nv_norm4d", {Div(X, R), Div(Y, R), Div(Z, R), Div(W, R)});
+  t.Intrinsic("__nv_rnorm4d", {Neg(Mul(X, R3)), Neg(Mul(Y, R3)),
+                               Neg(Mul(Z, R3)), Neg(Mul(W, R3))});
+  // erfcx(x) = exp(x^2) erfc(x): its slope is 2 x erfcx(x) - 2 / sqrt(pi).
+  t.Intrinsic("__nv_erfcx", {Sub(Mul(Mul(C(2), X), R), C(k2OverSqrtPi))});
+  // Modified Bessel functions: I0' = I1, I1' = I0 - I1 / x.
+  t.Intrinsic("__nv_cyl_bessel_i0", {Call("cyl_bessel_i1", X)});
+  t.Intrinsic("__nv_cyl_bessel_i1",
+              {Sub(Call("cyl_bessel_i0", X), Div(R, X))});
   // saturate(x) clamps to [0, 1].
   t.Intrinsic("__nv_saturate",
               {Select(RuleCmp::GT, X, C(0),

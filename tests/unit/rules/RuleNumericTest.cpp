@@ -238,6 +238,38 @@ const std::vector<Primal> &Primals() {
       {{"__nv_saturate"},
        Unary([](double x) { return std::fmin(std::fmax(x, 0.0), 1.0); }),
        {{0.3}, {0.8}}},
+      {{"__nv_rhypot"},
+       Binary([](double x, double y) { return 1 / std::hypot(x, y); }),
+       {{1.3, -0.4}, {-0.5, 2.0}}},
+      {{"__nv_norm3d"},
+       [](const Args &a) { return std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); },
+       {{1.3, -0.4, 0.7}, {-0.5, 2.0, 0.1}}},
+      {{"__nv_rnorm3d"},
+       [](const Args &a) {
+         return 1 / std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+       },
+       {{1.3, -0.4, 0.7}, {-0.5, 2.0, 0.1}}},
+      {{"__nv_norm4d"},
+       [](const Args &a) {
+         return std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2] +
+                          a[3] * a[3]);
+       },
+       {{1.3, -0.4, 0.7, 0.2}, {-0.5, 2.0, 0.1, -1.1}}},
+      {{"__nv_rnorm4d"},
+       [](const Args &a) {
+         return 1 / std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2] +
+                              a[3] * a[3]);
+       },
+       {{1.3, -0.4, 0.7, 0.2}, {-0.5, 2.0, 0.1, -1.1}}},
+      {{"__nv_erfcx"},
+       Unary([](double x) { return std::exp(x * x) * std::erfc(x); }),
+       {{0.3}, {-0.8}, {2.5}}},
+      {{"__nv_cyl_bessel_i0"},
+       Unary([](double x) { return std::cyl_bessel_i(0.0, x); }),
+       {{0.3}, {2.5}}},
+      {{"__nv_cyl_bessel_i1"},
+       Unary([](double x) { return std::cyl_bessel_i(1.0, x); }),
+       {{0.3}, {2.5}}},
       {{"j1"}, Unary([](double x) { return ::j1(x); }), {{0.7}, {3.1}}},
       {{"y0"}, Unary([](double x) { return ::y0(x); }), {{0.7}, {3.1}}},
       {{"y1"}, Unary([](double x) { return ::y1(x); }), {{0.7}, {3.1}}},
