@@ -190,6 +190,7 @@ absl::Status ReverseEmitter::EmitReverseBlock(BasicBlock &bb) {
   }
   rb_.SetInsertPoint(here);
   Value *from = RecoverComeFrom(bb, preds.getArrayRef());
+  here = rb_.GetInsertBlock(); // A value read again may have branched.
   SmallVector<BasicBlock *, 4> edges;
   for (BasicBlock *pred : preds)
     edges.push_back(ReverseEdge(bb, *pred, phis, phiAdjoints));

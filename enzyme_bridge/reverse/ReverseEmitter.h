@@ -248,6 +248,10 @@ private:
   bool RecomputeFromOneCache(llvm::Instruction &i);
   bool NeededByAdjoints(llvm::Instruction &v);
   bool CanRecomputeSCEV(const llvm::SCEV *s, unsigned depth);
+  /// A loop-carried phi holding a load of an earlier iteration, read again
+  /// there (CarriedLoads.cpp); `links`: phis followed so far.
+  bool CanRecomputeCarried(llvm::PHINode &p, unsigned links, unsigned depth);
+  llvm::Value *RecomputeCarried(llvm::PHINode &p, unsigned links);
   llvm::Value *LoadFromCache(llvm::Instruction &i);
   llvm::Align TapeAlign(llvm::Type *t) const;
   /// The cache index of the current reverse iteration of `l`.

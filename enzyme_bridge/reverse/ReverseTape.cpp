@@ -274,6 +274,8 @@ bool ReverseEmitter::CanRecompute(Value *v, unsigned depth) {
     if (!isa<SCEVUnknown>(s) && CanRecomputeSCEV(s, depth))
       return true;
   }
+  if (auto *p = dyn_cast<PHINode>(i))
+    return CanRecomputeCarried(*p, 0, depth);
   if (!Recomputable(*i) && !(isa<LoadInst>(i) && Reloadable(*i)))
     return false;
   for (Value *op : i->operands())
@@ -417,6 +419,8 @@ Value *ReverseEmitter::Recompute(Instruction &i, unsigned depth) {
     if (!isa<SCEVUnknown>(s) && CanRecomputeSCEV(s, depth))
       return RecomputeSCEV(s, i.getType(), depth);
   }
+  if (auto *p = dyn_cast<PHINode>(&i))
+    return RecomputeCarried(*p, 0);
   Instruction *copy = i.clone();
   for (Use &op : copy->operands())
     op.set(Lookup(op.get()));
