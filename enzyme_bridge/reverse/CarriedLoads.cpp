@@ -94,10 +94,12 @@ Value *ReverseEmitter::RecomputeCarried(PHINode &p, unsigned links) {
     const SCEV *offset = se_->getMinusSCEV(ar->getStart(), base);
     Type *index = offset->getType();
     Value *j = rb_.CreateSub(k, rb_.getInt64(links + 1));
+    // One builder call per statement: the IR's order must not depend on
+    // the C++ compiler's order of evaluating arguments.
     Value *step = RecomputeSCEV(ar->getStepRecurrence(*se_), index, 0);
-    Value *at = rb_.CreateAdd(RecomputeSCEV(offset, index, 0),
-                              rb_.CreateMul(rb_.CreateSExtOrTrunc(j, index),
-                                            step));
+    Value *start = RecomputeSCEV(offset, index, 0);
+    Value *jx = rb_.CreateSExtOrTrunc(j, index);
+    Value *at = rb_.CreateAdd(start, rb_.CreateMul(jx, step));
     Value *ptr = rb_.CreateGEP(rb_.getInt8Ty(),
                                Lookup(cast<SCEVUnknown>(base)->getValue()), at);
     Function *f = rb_.GetInsertBlock()->getParent();
