@@ -63,6 +63,10 @@ void DefineTapeRelease(llvm::Module &m);
 /// Names `f`'s unnamed blocks and values for the tape report.
 void NameForReport(llvm::Function &f);
 
+/// GPU device code: the elements each tape array of a loop holds in the
+/// thread's local memory before it moves to the heap (device malloc is
+/// slow and contended).
+inline constexpr uint64_t kLocalTapeElements = 64;
 /// What lets the reverse sweep run one loop's iterations backwards and
 /// index the caches of values computed inside it.
 struct LoopTape {

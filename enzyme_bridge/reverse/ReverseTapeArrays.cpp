@@ -42,10 +42,6 @@ namespace autodiff {
 /// The arrays of a loop tape kept between calls, at most (bytes, all arrays
 /// together).
 static constexpr uint64_t kMaxPooledBytes = uint64_t(256) << 20;
-/// GPU device code: the elements each tape array of a loop holds in the
-/// thread's local memory before it moves to the heap (device malloc is
-/// slow and contended).
-static constexpr uint64_t kLocalTapeElements = 64;
 
 /// {ptr block, ptr next, i32 listed}.
 static StructType *PoolNodeType(LLVMContext &c) {

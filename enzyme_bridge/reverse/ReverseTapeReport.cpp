@@ -175,6 +175,9 @@ void ReverseEmitter::PrintTape(raw_ostream &os) {
     } else {
       os << "reserved once per entry (trip count known at entry)";
     }
+    if (gpu_)
+      os << "; in the thread's local memory up to " << kLocalTapeElements
+         << " iterations, beyond that on the device heap";
     os << "\n";
     for (Instruction *i : values)
       os << "    " << InstructionText(*i) << "\n      because: "

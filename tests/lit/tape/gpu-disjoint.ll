@@ -32,6 +32,7 @@
 ; CHECK: loop %bb{{[0-9]+}} (depth 1): nothing cached per iteration
 ; CHECK-LABEL: tape of diffe__Z10pairs_syncPKfS0_PfS1_i
 ; CHECK-NOT: versioned
+; CHECK: loop %bb{{[0-9]+}} (depth 1): 4 values, 16 bytes per iteration, reserved once per entry (trip count known at entry); in the thread's local memory up to 64 iterations, beyond that on the device heap
 ; CHECK: because: a later write may change the memory it read: store float
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
