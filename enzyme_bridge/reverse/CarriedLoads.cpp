@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
@@ -120,6 +121,125 @@ Value *ReverseEmitter::RecomputeCarried(PHINode &p, unsigned links) {
   }
   Value *atFirst = rb_.CreateICmpEQ(k, rb_.getInt64(links));
   return rb_.CreateSelect(atFirst, first, earlier, p.getName() + ".re");
+}
+
+// Phis of guarded loads ----------------------------------------------------
+//
+// `v = i < n ? a[i] : 0` is a phi of a load made only on one path (a tile
+// filled within bounds). The reverse sweep knows which path the forward
+// sweep took into the phi's block (it needs that to go back), so the phi is
+// read again too: the load on its path only, its address computed before
+// the branch; values defined where every path into the block passed are
+// looked up as usual.
+
+/// Whether `v`, an address computed on one path into `join`, can be
+/// computed before the reverse sweep's branch: integer and address
+/// arithmetic that cannot trap (no division), from values computed on every
+/// path into `join`.
+bool ReverseEmitter::SpeculatableAddress(Value *v, BasicBlock &join,
+                                         unsigned depth) {
+  auto *i = dyn_cast<Instruction>(v);
+  if (!i)
+    return true;
+  if (dt_->dominates(i->getParent(), &join))
+    return CanRecompute(i, depth + 1);
+  if (depth > 6)
+    return false;
+  auto *bin = dyn_cast<BinaryOperator>(i);
+  bool pure = isa<GetElementPtrInst>(i) || isa<CastInst>(i) ||
+              (bin && !bin->isIntDivRem());
+  return pure && all_of(i->operands(), [&](Value *op) {
+           return SpeculatableAddress(op, join, depth + 1);
+         });
+}
+
+/// `v` (SpeculatableAddress) at `rb_`: the path's arithmetic copied.
+Value *ReverseEmitter::SpeculateAddress(Value *v, BasicBlock &join) {
+  auto *i = dyn_cast<Instruction>(v);
+  if (!i || dt_->dominates(i->getParent(), &join))
+    return Lookup(v);
+  Instruction *copy = i->clone();
+  for (Use &op : copy->operands())
+    op.set(SpeculateAddress(op.get(), join));
+  return rb_.Insert(copy);
+}
+
+/// Whether incoming value `v` of a phi in `join` can be produced by the
+/// reverse sweep on its path: a constant or argument, a value computed on
+/// every path to `join`, or a load read again whose address can be computed
+/// before the branch.
+bool ReverseEmitter::GuardedIncoming(Value *v, BasicBlock &join,
+                                     unsigned depth) {
+  auto *i = dyn_cast<Instruction>(v);
+  if (!i)
+    return true;
+  if (dt_->dominates(i->getParent(), &join))
+    return CanRecompute(i, depth + 1);
+  auto *ld = dyn_cast<LoadInst>(i);
+  return ld && ld->isSimple() && Reloadable(*ld) &&
+         SpeculatableAddress(ld->getPointerOperand(), join, depth);
+}
+
+bool ReverseEmitter::CanRecomputeGuarded(PHINode &p, unsigned depth) {
+  constexpr unsigned kMaxIncoming = 4;
+  BasicBlock &join = *p.getParent();
+  Loop *l = li_->getLoopFor(&join);
+  if ((l && l->getHeader() == &join) || p.getNumIncomingValues() > kMaxIncoming ||
+      !HoldsFloat(p.getType()))
+    return false;
+  SetVector<BasicBlock *> preds(pred_begin(&join), pred_end(&join));
+  if (preds.size() != p.getNumIncomingValues())
+    return false;
+  for (BasicBlock *pred : preds)
+    if (!GuardedIncoming(p.getIncomingValueForBlock(pred), join, depth))
+      return false;
+  return true;
+}
+
+Value *ReverseEmitter::RecomputeGuarded(PHINode &p) {
+  BasicBlock &join = *p.getParent();
+  SetVector<BasicBlock *> preds(pred_begin(&join), pred_end(&join));
+  Value *from = RecoverComeFrom(join, preds.getArrayRef());
+  // Everything but the guarded loads, before the branch.
+  SmallVector<Value *, 4> values, addresses;
+  for (BasicBlock *pred : preds) {
+    Value *v = p.getIncomingValueForBlock(pred);
+    auto *i = dyn_cast<Instruction>(v);
+    if (!i || dt_->dominates(i->getParent(), &join)) {
+      values.push_back(Lookup(v));
+      addresses.push_back(nullptr);
+      continue;
+    }
+    values.push_back(nullptr);
+    addresses.push_back(
+        SpeculateAddress(cast<LoadInst>(i)->getPointerOperand(), join));
+  }
+  Function *f = rb_.GetInsertBlock()->getParent();
+  LLVMContext &c = f->getContext();
+  auto *done = BasicBlock::Create(c, "guarded", f);
+  BasicBlock *here = rb_.GetInsertBlock();
+  SwitchInst *sw = rb_.CreateSwitch(from, done, preds.size());
+  rb_.SetInsertPoint(done);
+  PHINode *result = rb_.CreatePHI(p.getType(), preds.size(), p.getName() + ".re");
+  // The default (a number no path has) gives the first path's value when
+  // that value needs no load; otherwise zero.
+  result->addIncoming(values[0] ? values[0]
+                                : Constant::getNullValue(p.getType()),
+                      here);
+  for (unsigned k = 0; k < preds.size(); ++k) {
+    auto *arm = BasicBlock::Create(c, "guarded.path", f);
+    sw->addCase(ConstantInt::get(cast<IntegerType>(from->getType()), k), arm);
+    IRBuilder<> ab(arm);
+    Value *v = values[k];
+    if (!v) {
+      auto *ld = cast<LoadInst>(p.getIncomingValueForBlock(preds[k]));
+      v = ab.CreateAlignedLoad(ld->getType(), addresses[k], ld->getAlign(),
+                               ld->getName() + ".guarded");
+    }
+    ab.CreateBr(done);
+    result->addIncoming(v, arm);
+  }
+  return result;
 }
 
 } // namespace autodiff

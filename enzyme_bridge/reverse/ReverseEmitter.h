@@ -256,6 +256,14 @@ private:
   /// there (CarriedLoads.cpp); `links`: phis followed so far.
   bool CanRecomputeCarried(llvm::PHINode &p, unsigned links, unsigned depth);
   llvm::Value *RecomputeCarried(llvm::PHINode &p, unsigned links);
+  /// A phi of values made on different paths into its block, loads among
+  /// them, read again on the path the forward sweep took.
+  bool SpeculatableAddress(llvm::Value *v, llvm::BasicBlock &join,
+                           unsigned depth);
+  llvm::Value *SpeculateAddress(llvm::Value *v, llvm::BasicBlock &join);
+  bool GuardedIncoming(llvm::Value *v, llvm::BasicBlock &join, unsigned depth);
+  bool CanRecomputeGuarded(llvm::PHINode &p, unsigned depth);
+  llvm::Value *RecomputeGuarded(llvm::PHINode &p);
   llvm::Value *LoadFromCache(llvm::Instruction &i);
   llvm::Align TapeAlign(llvm::Type *t) const;
   /// The cache index of the current reverse iteration of `l`.

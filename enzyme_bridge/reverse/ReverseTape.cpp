@@ -275,7 +275,7 @@ bool ReverseEmitter::CanRecompute(Value *v, unsigned depth) {
       return true;
   }
   if (auto *p = dyn_cast<PHINode>(i))
-    return CanRecomputeCarried(*p, 0, depth);
+    return CanRecomputeCarried(*p, 0, depth) || CanRecomputeGuarded(*p, depth);
   if (!Recomputable(*i) && !(isa<LoadInst>(i) && Reloadable(*i)))
     return false;
   for (Value *op : i->operands())
@@ -420,7 +420,8 @@ Value *ReverseEmitter::Recompute(Instruction &i, unsigned depth) {
       return RecomputeSCEV(s, i.getType(), depth);
   }
   if (auto *p = dyn_cast<PHINode>(&i))
-    return RecomputeCarried(*p, 0);
+    return CanRecomputeCarried(*p, 0, depth) ? RecomputeCarried(*p, 0)
+                                              : RecomputeGuarded(*p);
   Instruction *copy = i.clone();
   for (Use &op : copy->operands())
     op.set(Lookup(op.get()));
