@@ -132,12 +132,11 @@ Value *ReverseEmitter::RecomputeCarried(PHINode &p, unsigned links) {
 // the branch; values defined where every path into the block passed are
 // looked up as usual.
 
-/// Whether `v`, an address computed on one path into `join`, can be
-/// computed before the reverse sweep's branch: integer and address
-/// arithmetic that cannot trap (no division), from values computed on every
-/// path into `join`.
-bool ReverseEmitter::SpeculatableAddress(Value *v, BasicBlock &join,
-                                         unsigned depth) {
+/// Whether `v`, computed on one path into `join`, can be computed before
+/// the reverse sweep's branch: arithmetic that cannot trap (no integer
+/// division) and address computations, from values computed on every path
+/// into `join`.
+bool ReverseEmitter::Speculatable(Value *v, BasicBlock &join, unsigned depth) {
   auto *i = dyn_cast<Instruction>(v);
   if (!i)
     return true;
@@ -149,35 +148,36 @@ bool ReverseEmitter::SpeculatableAddress(Value *v, BasicBlock &join,
   bool pure = isa<GetElementPtrInst>(i) || isa<CastInst>(i) ||
               (bin && !bin->isIntDivRem());
   return pure && all_of(i->operands(), [&](Value *op) {
-           return SpeculatableAddress(op, join, depth + 1);
+           return Speculatable(op, join, depth + 1);
          });
 }
 
-/// `v` (SpeculatableAddress) at `rb_`: the path's arithmetic copied.
-Value *ReverseEmitter::SpeculateAddress(Value *v, BasicBlock &join) {
+/// `v` (Speculatable) at `rb_`: the path's arithmetic copied.
+Value *ReverseEmitter::Speculate(Value *v, BasicBlock &join) {
   auto *i = dyn_cast<Instruction>(v);
   if (!i || dt_->dominates(i->getParent(), &join))
     return Lookup(v);
   Instruction *copy = i->clone();
   for (Use &op : copy->operands())
-    op.set(SpeculateAddress(op.get(), join));
+    op.set(Speculate(op.get(), join));
   return rb_.Insert(copy);
 }
 
+/// The load on one path into `join` that incoming value `v` is, or null.
+static LoadInst *PathLoad(Value *v, BasicBlock &join, DominatorTree &dt) {
+  auto *ld = dyn_cast<LoadInst>(v);
+  return ld && !dt.dominates(ld->getParent(), &join) ? ld : nullptr;
+}
+
 /// Whether incoming value `v` of a phi in `join` can be produced by the
-/// reverse sweep on its path: a constant or argument, a value computed on
-/// every path to `join`, or a load read again whose address can be computed
-/// before the branch.
+/// reverse sweep on its path: a Speculatable value, or a load read again
+/// whose address is Speculatable.
 bool ReverseEmitter::GuardedIncoming(Value *v, BasicBlock &join,
                                      unsigned depth) {
-  auto *i = dyn_cast<Instruction>(v);
-  if (!i)
-    return true;
-  if (dt_->dominates(i->getParent(), &join))
-    return CanRecompute(i, depth + 1);
-  auto *ld = dyn_cast<LoadInst>(i);
-  return ld && ld->isSimple() && Reloadable(*ld) &&
-         SpeculatableAddress(ld->getPointerOperand(), join, depth);
+  if (LoadInst *ld = PathLoad(v, join, *dt_))
+    return ld->isSimple() && Reloadable(*ld) &&
+           Speculatable(ld->getPointerOperand(), join, depth);
+  return Speculatable(v, join, depth);
 }
 
 bool ReverseEmitter::CanRecomputeGuarded(PHINode &p, unsigned depth) {
@@ -204,15 +204,10 @@ Value *ReverseEmitter::RecomputeGuarded(PHINode &p) {
   SmallVector<Value *, 4> values, addresses;
   for (BasicBlock *pred : preds) {
     Value *v = p.getIncomingValueForBlock(pred);
-    auto *i = dyn_cast<Instruction>(v);
-    if (!i || dt_->dominates(i->getParent(), &join)) {
-      values.push_back(Lookup(v));
-      addresses.push_back(nullptr);
-      continue;
-    }
-    values.push_back(nullptr);
-    addresses.push_back(
-        SpeculateAddress(cast<LoadInst>(i)->getPointerOperand(), join));
+    LoadInst *ld = PathLoad(v, join, *dt_);
+    values.push_back(ld ? nullptr : Speculate(v, join));
+    addresses.push_back(ld ? Speculate(ld->getPointerOperand(), join)
+                           : nullptr);
   }
   Function *f = rb_.GetInsertBlock()->getParent();
   LLVMContext &c = f->getContext();

@@ -258,9 +258,8 @@ private:
   llvm::Value *RecomputeCarried(llvm::PHINode &p, unsigned links);
   /// A phi of values made on different paths into its block, loads among
   /// them, read again on the path the forward sweep took.
-  bool SpeculatableAddress(llvm::Value *v, llvm::BasicBlock &join,
-                           unsigned depth);
-  llvm::Value *SpeculateAddress(llvm::Value *v, llvm::BasicBlock &join);
+  bool Speculatable(llvm::Value *v, llvm::BasicBlock &join, unsigned depth);
+  llvm::Value *Speculate(llvm::Value *v, llvm::BasicBlock &join);
   bool GuardedIncoming(llvm::Value *v, llvm::BasicBlock &join, unsigned depth);
   bool CanRecomputeGuarded(llvm::PHINode &p, unsigned depth);
   llvm::Value *RecomputeGuarded(llvm::PHINode &p);
