@@ -98,7 +98,7 @@ void Report(llvm::Module &m, const absl::Status &s) {
   }
 }
 
-/// The plugin's one option (opt: `-autodiff-derivative-fast-math=none`;
+/// The plugin's options (opt: `-autodiff-derivative-fast-math=none`;
 /// clang: `-Xclang -load -Xclang AutodiffPlugin.so -mllvm ...`, so that the
 /// option exists when clang reads its -mllvm arguments).
 static llvm::cl::opt<std::string> DerivativeFastMath(
@@ -107,6 +107,15 @@ static llvm::cl::opt<std::string> DerivativeFastMath(
                    "autodiff-opt's --derivative-fast-math (default "
                    "reassoc,nsz,arcp,contract)"),
     llvm::cl::init(""));
+
+/// Reverse mode caches the loads later stores in loops overwrite instead of
+/// logging the stores (autodiff-opt's --no-undo-log).
+static llvm::cl::opt<bool> NoUndoLog(
+    "autodiff-no-undo-log",
+    llvm::cl::desc("Reverse mode: cache the loads that later stores in "
+                   "loops overwrite instead of logging and undoing the "
+                   "stores, as autodiff-opt's --no-undo-log"),
+    llvm::cl::init(false));
 
 /// What one instance of the pass does.
 enum class Stage {
@@ -137,6 +146,7 @@ public:
       }
       opts.bridge.derivative_fmf = *fmf;
     }
+    opts.bridge.undo_log = !NoUndoLog;
     absl::Status s = autodiff::RunAutodiffPipeline(m, {}, opts);
     if (!s.ok())
       Report(m, s);

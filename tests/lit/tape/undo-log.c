@@ -20,6 +20,10 @@
 // RUN: %autodiff-opt %t.ll -O0 -S -o - | FileCheck %s --check-prefix=LOG
 // RUN: %autodiff-opt %t.ll -O0 --no-undo-log -S -o - \
 // RUN:   | FileCheck %s --check-prefix=NOLOG
+// RUN: %opt -load-pass-plugin=%plugin -passes=autodiff %t.ll -S -o - \
+// RUN:   | FileCheck %s --check-prefix=LOG
+// RUN: %opt -load-pass-plugin=%plugin -passes=autodiff -autodiff-no-undo-log \
+// RUN:   %t.ll -S -o - | FileCheck %s --check-prefix=NOLOG
 // LOG: define internal void @diffe_sweeps.undo.replay(
 // NOLOG-NOT: undo.replay
 // NOLOG-NOT: undo.log
