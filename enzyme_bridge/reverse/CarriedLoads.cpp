@@ -18,7 +18,10 @@
 // value from before the loop (itself looked up as usual).
 //
 // A header phi qualifies when its value from the latch is such a load
-// (read again, in the loop itself, its block dominating the latch, its
+// (read again because no later write changes its memory at all: a load
+// read again because the reverse sweep puts back what later stores changed
+// is right only at its own point, not at a later iteration's; in the loop
+// itself, its block dominating the latch, its
 // address an affine recurrence of the loop) or another such phi of the same
 // header (up to a few links). Iteration k - d of the load ran when the
 // reverse sweep is at iteration k > d - 1 (the loop went round from there),
@@ -62,7 +65,8 @@ bool ReverseEmitter::CanRecomputeCarried(PHINode &p, unsigned links,
   auto *ld = dyn_cast<LoadInst>(next);
   if (!ld || !ld->isSimple() || ld->getType() != p.getType() ||
       li_->getLoopFor(ld->getParent()) != l ||
-      !dt_->dominates(ld->getParent(), l->getLoopLatch()) || !Reloadable(*ld))
+      !dt_->dominates(ld->getParent(), l->getLoopLatch()) ||
+      !Reloadable(*ld) || restored_loads_.count(ld))
     return false;
   auto *ar = dyn_cast<SCEVAddRecExpr>(se_->getSCEV(ld->getPointerOperand()));
   if (!ar || ar->getLoop() != l || !ar->isAffine())
@@ -175,7 +179,7 @@ static LoadInst *PathLoad(Value *v, BasicBlock &join, DominatorTree &dt) {
 bool ReverseEmitter::GuardedIncoming(Value *v, BasicBlock &join,
                                      unsigned depth) {
   if (LoadInst *ld = PathLoad(v, join, *dt_))
-    return ld->isSimple() && Reloadable(*ld) &&
+    return ld->isSimple() && Reloadable(*ld) && !restored_loads_.count(ld) &&
            Speculatable(ld->getPointerOperand(), join, depth);
   return Speculatable(v, join, depth);
 }

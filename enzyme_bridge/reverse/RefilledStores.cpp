@@ -25,7 +25,9 @@
 //    the block then reads);
 //  - its value reads no memory but arguments' and constants' (so that
 //    refilling one store cannot read memory another refill has not yet
-//    restored);
+//    restored), and none that is read again only because the reverse sweep
+//    undoes later stores in the loop (that holds at the load's own point,
+//    not at the end of the iteration, where the refill reads it);
 //  - in a loop nested in another, the reverse sweep enters the loop only
 //    through its latch, or through its header when the store is not in it
 //    (otherwise a reverse entry through an early exit would find the
@@ -247,12 +249,13 @@ bool ReverseEmitter::ReadsRefilledMemory(Instruction &r,
   });
 }
 
-void ReverseEmitter::RecordRefills(ArrayRef<Instruction *> stores) {
+void ReverseEmitter::RecordRefills(Instruction &r,
+                                   ArrayRef<Instruction *> stores) {
   Loop *l = li_->getLoopFor(stores.front()->getParent());
   Refills &refills = refills_[l];
   for (Instruction *w : stores)
     refills.stores.insert(cast<StoreInst>(w));
-  ++refills.reloads;
+  refills.loads.push_back(&r);
   if (refills.barrier || !gpu_)
     return;
   if (CallBase *barrier = BarrierIn(*l);
@@ -294,6 +297,48 @@ bool ReverseEmitter::SharedStoreSpares(
       checks.push_back({const_cast<Argument *>(cast<Argument>(a)),
                         const_cast<GlobalVariable *>(cast<GlobalVariable>(g))});
   return true;
+}
+
+/// The loads `v` is computed from (as ReadsOnlyArguments walks it).
+static void LoadsOf(const Value *v, SmallPtrSetImpl<const Instruction *> &out,
+                    unsigned depth) {
+  auto *i = dyn_cast<Instruction>(v);
+  if (!i || isa<PHINode>(i) || depth > 8 || !out.insert(i).second)
+    return;
+  if (auto *call = dyn_cast<CallBase>(i)) {
+    for (const Use &u : call->args())
+      LoadsOf(u.get(), out, depth + 1);
+    return;
+  }
+  for (const Use &u : i->operands())
+    LoadsOf(u.get(), out, depth + 1);
+}
+
+void ReverseEmitter::DropRefillsReadingRestored() {
+  SmallVector<Loop *, 2> dropped;
+  for (auto &[loop, refills] : refills_) {
+    SmallPtrSet<const Instruction *, 16> read;
+    for (StoreInst *s : refills.stores)
+      LoadsOf(s->getValueOperand(), read, 0);
+    // A load read again because later stores are undone holds its value at
+    // its own point, not at the end of the iteration where the refill
+    // reads it again, if one of those stores runs in the loop (the ones
+    // after it are undone before the reverse sweep enters it).
+    if (none_of(read, [&](const Instruction *i) {
+          auto it = restored_loads_.find(i);
+          return it != restored_loads_.end() &&
+                 any_of(it->second,
+                        [&](Instruction *w) { return loop->contains(w); });
+        }))
+      continue;
+    for (Instruction *r : refills.loads) {
+      clobbers_[r] = refills.stores.front();
+      restored_loads_.erase(r);
+    }
+    dropped.push_back(loop);
+  }
+  for (Loop *l : dropped)
+    refills_.erase(l);
 }
 
 void ReverseEmitter::EmitRefills(BasicBlock &latch) {

@@ -345,7 +345,11 @@ private:
   /// reads what they wrote in the same iteration of their loop.
   bool ReadsRefilledMemory(llvm::Instruction &r,
                            llvm::ArrayRef<llvm::Instruction *> stores);
-  void RecordRefills(llvm::ArrayRef<llvm::Instruction *> stores);
+  void RecordRefills(llvm::Instruction &r,
+                     llvm::ArrayRef<llvm::Instruction *> stores);
+  /// Drops the refills of loops whose refilled values read a load read
+  /// again only because later stores are undone: their loads are cached.
+  void DropRefillsReadingRestored();
   /// Whether store `w` into shared memory cannot change what `r` reads
   /// through pointer arguments, given the entry's check that they do not
   /// point into those arrays (the pairs to check are added to `checks`).
@@ -542,6 +546,14 @@ private:
   /// else such a write (or the load itself when it is atomic or volatile).
   llvm::DenseMap<const llvm::Instruction *, const llvm::Instruction *>
       clobbers_;
+  /// Loads read again only because the reverse sweep puts back what later
+  /// stores changed (undone, logged or refilled stores): their memory is
+  /// right at their own point of the reverse sweep, not at another
+  /// iteration's (CarriedLoads.cpp does not read them for a phi). Each
+  /// with the stores put back.
+  llvm::DenseMap<const llvm::Instruction *,
+                 llvm::SmallVector<llvm::Instruction *, 2>>
+      restored_loads_;
   /// Per allocation whose frees are deferred: one of them (the call to
   /// repeat); and all of them.
   llvm::DenseMap<llvm::CallBase *, llvm::CallBase *> deferred_free_of_;
@@ -584,7 +596,7 @@ private:
   /// after them (null when none is needed).
   struct Refills {
     llvm::SetVector<llvm::StoreInst *> stores;
-    unsigned reloads = 0;
+    llvm::SmallVector<llvm::Instruction *, 8> loads;
     llvm::CallBase *barrier = nullptr;
   };
   llvm::MapVector<llvm::Loop *, Refills> refills_;

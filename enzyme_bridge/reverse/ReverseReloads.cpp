@@ -312,10 +312,11 @@ static bool ReachesAvoiding(Instruction &w, Instruction &u, Instruction &r) {
 /// which recomputes such values from a load read again, has not yet undone
 /// `w`. `w`'s own use (the value it stores) is not such a use: the stores
 /// undone are written again at the very end, after everything was undone.
-/// Nor is a floating-point or pointer phi: such a phi is cached, never
-/// recomputed from its incoming values (a loop's running sum stored at the
-/// end and returned keeps its loads read again), and its adjoint needs no
-/// primal value. Past an integer phi, which may carry `r`'s value of an
+/// Nor is a floating-point or pointer phi: such a phi is cached or read
+/// again from memory no write changes (CarriedLoads.cpp refuses the loads
+/// decided here), never recomputed from these loads (a loop's running sum
+/// stored at the end and returned keeps its loads read again), and its
+/// adjoint needs no primal value. Past an integer phi, which may carry `r`'s value of an
 /// earlier iteration, any use `w` may reach counts.
 static bool UsedAfter(Instruction &r, Instruction &w, DominatorTree &dt,
                       LoopInfo &li) {
@@ -441,8 +442,10 @@ void ReverseEmitter::FindReloadableLoads() {
           clobbers_[r] = w;
           break;
         }
-      if (!clobbers_[r])
-        RecordRefills(refilled);
+      if (!clobbers_[r]) {
+        RecordRefills(*r, refilled);
+        restored_loads_[r] = refilled;
+      }
       continue;
     }
     if (undone.empty())
@@ -463,10 +466,12 @@ void ReverseEmitter::FindReloadableLoads() {
   for (auto &[r, stores] : pending) {
     if (clobbers_[r])
       continue;
+    restored_loads_[r] = stores;
     for (Instruction *w : stores)
       if (undoable.count(w) && !undone_stores_.count(cast<StoreInst>(w)))
         LogOverwrite(*cast<StoreInst>(w));
   }
+  DropRefillsReadingRestored();
   for (auto &[r, checks] : checks_of)
     if (!clobbers_[r])
       for (auto &[arg, global] : checks)

@@ -126,8 +126,8 @@ void ReverseEmitter::PrintTape(raw_ostream &os) {
   }
   for (auto &[loop, refills] : refills_) {
     os << "  refilled at each reverse iteration of loop "
-       << BlockName(*loop->getHeader()) << " (" << refills.reloads
-       << (refills.reloads == 1 ? " load" : " loads")
+       << BlockName(*loop->getHeader()) << " (" << refills.loads.size()
+       << (refills.loads.size() == 1 ? " load" : " loads")
        << " read again instead of cached"
        << (refills.barrier ? ", between two barriers" : "") << "):\n";
     for (StoreInst *s : refills.stores)

@@ -3,7 +3,9 @@
 // sweep reads them again from memory at the earlier iteration's address
 // instead of caching them (CarriedLoads.cpp). Also a window of four, a
 // window over a strided column, a loop that leaves early, the window inside
-// an outer loop, and a window over memory the loop overwrites (cached).
+// an outer loop, and a window over memory the loop overwrites (cached; also
+// when the undo log restores that memory, which is right only at the
+// load's own iteration).
 // Checked: gradients against finite differences.
 // RUN: sh %testlib/run-c.sh %s
 #include "enzyme.h"
@@ -84,6 +86,22 @@ double overwritten(double *u, int n) {
   return r;
 }
 
+/* The window's memory is overwritten before the carried value's use: the
+ * carried value must not be read from memory at the later iteration (it is
+ * cached; CarriedLoads.cpp also refuses loads read again only because the
+ * reverse sweep undoes the stores that change them). */
+double overwritten_before_use(double *u, int n) {
+  double prev = u[0], r = 0;
+  for (int i = 1; i + 1 < n; ++i) {
+    double cur = u[i], next = u[i + 1];
+    r += sin(cur) * next;
+    u[i - 1] = 0.5 * cur + next;
+    r += prev * prev * (i % 3 + 1);
+    prev = cur;
+  }
+  return r;
+}
+
 static double window3_F(const double *x, void *c) {
   double out[N];
   return window3(x, out, N);
@@ -97,6 +115,13 @@ static double overwritten_F(const double *x, void *c) {
   for (int i = 0; i < N; ++i)
     y[i] = x[i];
   return overwritten(y, N);
+}
+
+static double overwritten_before_use_F(const double *x, void *c) {
+  double y[N];
+  for (int i = 0; i < N; ++i)
+    y[i] = x[i];
+  return overwritten_before_use(y, N);
 }
 
 int main(void) {
@@ -136,6 +161,14 @@ int main(void) {
       x[i] = x0[i];
     __enzyme_autodiff((void *)overwritten, enzyme_dup, x, dx, enzyme_const, N);
     CHECK_GRADIENT(overwritten_F, 0, x0, N, dx);
+  }
+  {
+    double x[N], dx[N] = {0};
+    for (int i = 0; i < N; ++i)
+      x[i] = x0[i];
+    __enzyme_autodiff((void *)overwritten_before_use, enzyme_dup, x, dx,
+                      enzyme_const, N);
+    CHECK_GRADIENT(overwritten_before_use_F, 0, x0, N, dx);
   }
   return fd_report();
 }

@@ -78,7 +78,31 @@ double conditional(const double *x, int nb) {
   return s;
 }
 
+/* The fill reads memory the loop then overwrites (a store the undo log may
+ * undo): the fill's value at the end of an iteration is not what it read,
+ * so the buffer is not refilled (its loads are cached). */
+double overwrites_source(double *x, int nb) {
+  double buf[B];
+  double s = 0;
+  for (int b = 0; b < nb; ++b) {
+    buf[0] = x[B * b];
+    buf[1] = x[B * b + 1];
+    buf[2] = x[B * b + 2];
+    for (int k = 0; k < 3; ++k)
+      s += buf[k] * buf[(k + 1) % 3] * x[B * b + 3];
+    x[B * b] = 0.5 * x[B * b + 3];
+    x[B * b + 1] = 0.25 * x[B * b + 3];
+  }
+  return s;
+}
+
 static double blocks_F(const double *x, void *c) { return blocks(x, NB); }
+static double overwrites_source_F(const double *x, void *c) {
+  double y[N];
+  for (int i = 0; i < N; ++i)
+    y[i] = x[i];
+  return overwrites_source(y, NB);
+}
 static double repeated_F(const double *x, void *c) {
   return repeated(x, NB, 3);
 }
@@ -112,6 +136,14 @@ int main(void) {
     __enzyme_autodiff((void *)conditional, enzyme_dup, x0, dx, enzyme_const,
                       NB);
     CHECK_GRADIENT(conditional_F, 0, x0, N, dx);
+  }
+  {
+    double x[N], dx[N] = {0};
+    for (int i = 0; i < N; ++i)
+      x[i] = x0[i];
+    __enzyme_autodiff((void *)overwrites_source, enzyme_dup, x, dx,
+                      enzyme_const, NB);
+    CHECK_GRADIENT(overwrites_source_F, 0, x0, N, dx);
   }
   return fd_report();
 }
