@@ -385,8 +385,10 @@ void ReverseEmitter::FindReloadableLoads() {
   // Per load whose later writes are all stores that can be undone: those.
   MapVector<Instruction *, SmallVector<Instruction *, 2>> pending;
   // Per load: the arguments and shared arrays the entry must check apart
-  // for it to be read again.
-  DenseMap<Instruction *, SmallVector<std::pair<Argument *, GlobalVariable *>, 2>>
+  // for it to be read again (in the loads' order: the check's IR must not
+  // depend on pointer values).
+  MapVector<Instruction *,
+            SmallVector<std::pair<Argument *, GlobalVariable *>, 2>>
       checks_of;
   for (Instruction *r : reads) {
     auto *ld = dyn_cast<LoadInst>(r);
