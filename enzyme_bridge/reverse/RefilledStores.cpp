@@ -324,11 +324,12 @@ void ReverseEmitter::DropRefillsReadingRestored() {
     // its own point, not at the end of the iteration where the refill
     // reads it again, if one of those stores runs in the loop (the ones
     // after it are undone before the reverse sweep enters it).
+    Loop *l = loop; // (a structured binding is not captured before C++20)
     if (none_of(read, [&](const Instruction *i) {
           auto it = restored_loads_.find(i);
           return it != restored_loads_.end() &&
                  any_of(it->second,
-                        [&](Instruction *w) { return loop->contains(w); });
+                        [&](Instruction *w) { return l->contains(w); });
         }))
       continue;
     for (Instruction *r : refills.loads) {
