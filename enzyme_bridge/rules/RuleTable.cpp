@@ -146,6 +146,50 @@ private:
   std::vector<DerivativeRule> rules_;
 };
 
+// Functions only libdevice has (GpuMath.cpp maps `__nv_*` names here).
+void AddLibdeviceRules(TableBuilder &t) {
+  const RuleExpr *X = Op(0), *Y = Op(1), *R = Result();
+  const double k2OverSqrtPi = 1.12837916709551257390;
+  const double kPi = 3.14159265358979323846;
+  const double kInvSqrt2Pi = 0.39894228040143267794;
+  const double kSqrt2Pi = 2.50662827463100050242;
+  const double kSqrtPiOver2 = 0.88622692545275801365;
+  t.Intrinsic("__nv_rsqrt", {Mul(C(-0.5), Div(R, X))});
+  t.Intrinsic("__nv_rcbrt", {Neg(Div(R, Mul(C(3), X)))});
+  t.Intrinsic("__nv_rcp", {Neg(Square(R))});
+  t.Intrinsic("__nv_sinpi", {Mul(C(kPi), Call("cos", Mul(C(kPi), X)))});
+  t.Intrinsic("__nv_cospi", {Mul(C(-kPi), Call("sin", Mul(C(kPi), X)))});
+  t.Intrinsic("__nv_normcdf",
+              {Mul(C(kInvSqrt2Pi), Call("exp", Mul(C(-0.5), Square(X))))});
+  t.Intrinsic("__nv_normcdfinv",
+              {Mul(C(kSqrt2Pi), Call("exp", Mul(C(0.5), Square(R))))});
+  t.Intrinsic("__nv_erfinv", {Mul(C(kSqrtPiOver2), Call("exp", Square(R)))});
+  t.Intrinsic("__nv_erfcinv",
+              {Mul(C(-kSqrtPiOver2), Call("exp", Square(R)))});
+  // 1 / hypot(x, y), sqrt(x^2 + y^2 + z^2 [+ w^2]) and their reciprocals:
+  // d|v| = v_i / |v|, d(1/|v|) = -v_i / |v|^3.
+  const RuleExpr *Z = Op(2), *W = Op(3);
+  const RuleExpr *R3 = Mul(R, Square(R));
+  t.Intrinsic("__nv_rhypot", {Neg(Mul(X, R3)), Neg(Mul(Y, R3))});
+  t.Intrinsic("__nv_norm3d", {Div(X, R), Div(Y, R), Div(Z, R)});
+  t.Intrinsic("__nv_rnorm3d",
+              {Neg(Mul(X, R3)), Neg(Mul(Y, R3)), Neg(Mul(Z, R3))});
+  t.Intrinsic("__nv_norm4d", {Div(X, R), Div(Y, R), Div(Z, R), Div(W, R)});
+  t.Intrinsic("__nv_rnorm4d", {Neg(Mul(X, R3)), Neg(Mul(Y, R3)),
+                               Neg(Mul(Z, R3)), Neg(Mul(W, R3))});
+  // erfcx(x) = exp(x^2) erfc(x): its slope is 2 x erfcx(x) - 2 / sqrt(pi).
+  t.Intrinsic("__nv_erfcx", {Sub(Mul(Mul(C(2), X), R), C(k2OverSqrtPi))});
+  // Modified Bessel functions: I0' = I1, I1' = I0 - I1 / x.
+  t.Intrinsic("__nv_cyl_bessel_i0", {Call("cyl_bessel_i1", X)});
+  t.Intrinsic("__nv_cyl_bessel_i1",
+              {Sub(Call("cyl_bessel_i0", X), Div(R, X))});
+  // saturate(x) clamps to [0, 1].
+  t.Intrinsic("__nv_saturate",
+              {Select(RuleCmp::GT, X, C(0),
+                      Select(RuleCmp::LT, X, C(1), C(1), C(0)), C(0))});
+
+}
+
 std::vector<DerivativeRule> BuildTable() {
   const RuleExpr *X = Op(0), *Y = Op(1), *R = Result();
   const RuleExpr *NoPartial = nullptr;
@@ -276,45 +320,7 @@ std::vector<DerivativeRule> BuildTable() {
   t.Libm("fmod", {C(1), Neg(Call("trunc", Div(X, Y)))});
   t.Libm("remainder", {C(1), Neg(Call("roundeven", Div(X, Y)))});
 
-  // Functions only libdevice has (GpuMath.cpp maps `__nv_*` names here).
-  const double kPi = 3.14159265358979323846;
-  const double kInvSqrt2Pi = 0.39894228040143267794;
-  const double kSqrt2Pi = 2.50662827463100050242;
-  const double kSqrtPiOver2 = 0.88622692545275801365;
-  t.Intrinsic("__nv_rsqrt", {Mul(C(-0.5), Div(R, X))});
-  t.Intrinsic("__nv_rcbrt", {Neg(Div(R, Mul(C(3), X)))});
-  t.Intrinsic("__nv_rcp", {Neg(Square(R))});
-  t.Intrinsic("__nv_sinpi", {Mul(C(kPi), Call("cos", Mul(C(kPi), X)))});
-  t.Intrinsic("__nv_cospi", {Mul(C(-kPi), Call("sin", Mul(C(kPi), X)))});
-  t.Intrinsic("__nv_normcdf",
-              {Mul(C(kInvSqrt2Pi), Call("exp", Mul(C(-0.5), Square(X))))});
-  t.Intrinsic("__nv_normcdfinv",
-              {Mul(C(kSqrt2Pi), Call("exp", Mul(C(0.5), Square(R))))});
-  t.Intrinsic("__nv_erfinv", {Mul(C(kSqrtPiOver2), Call("exp", Square(R)))});
-  t.Intrinsic("__nv_erfcinv",
-              {Mul(C(-kSqrtPiOver2), Call("exp", Square(R)))});
-  // 1 / hypot(x, y), sqrt(x^2 + y^2 + z^2 [+ w^2]) and their reciprocals:
-  // d|v| = v_i / |v|, d(1/|v|) = -v_i / |v|^3.
-  const RuleExpr *Z = Op(2), *W = Op(3);
-  const RuleExpr *R3 = Mul(R, Square(R));
-  t.Intrinsic("__nv_rhypot", {Neg(Mul(X, R3)), Neg(Mul(Y, R3))});
-  t.Intrinsic("__nv_norm3d", {Div(X, R), Div(Y, R), Div(Z, R)});
-  t.Intrinsic("__nv_rnorm3d",
-              {Neg(Mul(X, R3)), Neg(Mul(Y, R3)), Neg(Mul(Z, R3))});
-  t.Intrinsic("__nv_norm4d", {Div(X, R), Div(Y, R), Div(Z, R), Div(W, R)});
-  t.Intrinsic("__nv_rnorm4d", {Neg(Mul(X, R3)), Neg(Mul(Y, R3)),
-                               Neg(Mul(Z, R3)), Neg(Mul(W, R3))});
-  // erfcx(x) = exp(x^2) erfc(x): its slope is 2 x erfcx(x) - 2 / sqrt(pi).
-  t.Intrinsic("__nv_erfcx", {Sub(Mul(Mul(C(2), X), R), C(k2OverSqrtPi))});
-  // Modified Bessel functions: I0' = I1, I1' = I0 - I1 / x.
-  t.Intrinsic("__nv_cyl_bessel_i0", {Call("cyl_bessel_i1", X)});
-  t.Intrinsic("__nv_cyl_bessel_i1",
-              {Sub(Call("cyl_bessel_i0", X), Div(R, X))});
-  // saturate(x) clamps to [0, 1].
-  t.Intrinsic("__nv_saturate",
-              {Select(RuleCmp::GT, X, C(0),
-                      Select(RuleCmp::LT, X, C(1), C(1), C(0)), C(0))});
-
+  AddLibdeviceRules(t);
   return t.Take();
 }
 
