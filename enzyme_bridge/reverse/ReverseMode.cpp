@@ -295,6 +295,24 @@ static void DefineVectorLanes(Function &f) {
     }
 }
 
+/// Fields read back out of an aggregate built by insertvalue (a `{ptr,
+/// i64}` slice returned by an inlined callee at -O0) become the inserted
+/// values, so that the analyses see the pointer itself.
+static void FoldExtractsOfInserts(Function &f) {
+  SmallVector<ExtractValueInst *, 16> extracts;
+  for (BasicBlock &bb : f)
+    for (Instruction &i : bb)
+      if (auto *ev = dyn_cast<ExtractValueInst>(&i))
+        extracts.push_back(ev);
+  for (ExtractValueInst *ev : extracts) {
+    Value *in = FindInsertedValue(ev->getAggregateOperand(), ev->getIndices());
+    if (in && in != ev && in->getType() == ev->getType()) {
+      ev->replaceAllUsesWith(in);
+      ev->eraseFromParent();
+    }
+  }
+}
+
 /// SROA over `f` alone, keeping its control flow.
 static void ScalarReplaceSlots(Function &f) {
   PassBuilder pb;
@@ -310,6 +328,7 @@ static void ScalarReplaceSlots(Function &f) {
   FunctionPassManager fpm;
   fpm.addPass(SROAPass(SROAOptions::PreserveCFG));
   fpm.run(f, fam);
+  FoldExtractsOfInserts(f);
   // Slots that held a struct the ABI packs into an integer (`{float;
   // int}` returned as i64, kept in a local at -O0) become integer shifts,
   // truncations and bitcasts of a float's bits; InstCombine folds the

@@ -112,6 +112,30 @@ pub fn copy_stencil(x: &[f64]) -> f64 {
     s
 }
 
+#[no_mangle]
+pub fn splice(x: &[f64], y: &mut [f64]) -> f64 {
+    // sub-slices on both sides: the copy's pointers come out of the
+    // `{ptr, usize}` pairs that `index`/`index_mut` return (opt-level 0)
+    y[1..4].copy_from_slice(&x[2..5]);
+    let mut s = 0.0;
+    for (i, v) in y.iter().enumerate() {
+        s += (i as f64 + 1.0) * v * v;
+    }
+    s + x[0] * y[0]
+}
+
+#[no_mangle]
+pub fn flip(x: &mut [f64]) -> f64 {
+    // reverse in place: the elements move as f64s or, at opt-level 3, as
+    // vectors
+    x.reverse();
+    let mut s = 0.0;
+    for (i, v) in x.iter().enumerate() {
+        s += (i as f64 + 1.0) * v.sin();
+    }
+    s
+}
+
 #[repr(C)]
 pub struct Params {
     pub k: f64,

@@ -21,6 +21,8 @@ double softmax_entropy(const double *z, long n);
 double boxed_bins(const double *x, long n);
 double min_total(const double *x, long n);
 double copy_stencil(const double *x, long n);
+double splice(const double *x, long n, double *y, long m);
+double flip(double *x, long n);
 typedef struct { double k, c; } params;
 double spring4(const double *a, const params *p);
 
@@ -38,6 +40,9 @@ double r_quad(const double *a, long an, double *da, long dan, const double *x, l
 __attribute__((weak)) double r_ent(const double *z, long n, double *dz, long dn, double dret);
 double r_mint(const double *x, long n, double *dx, long dn, double dret);
 double r_stencil(const double *x, long n, double *dx, long dn, double dret);
+double r_splice(const double *x, long n, double *dx, long dn, double *y, long m, double *dy,
+                long dm, double dret);
+double r_flip(double *x, long n, double *dx, long dn, double dret);
 double r_spring4(const double *a, double *da, const params *p, params *dp, double dret);
 __attribute__((weak)) double r_bins(const double *x, long n, double *dx, long dn, double dret);
 
@@ -72,6 +77,24 @@ static double ent_F(const double *v, void *p) { struct ctx *c = p; return softma
 static double bins_F(const double *v, void *p) { struct ctx *c = p; return boxed_bins(v, c->n); }
 static double mint_F(const double *v, void *p) { struct ctx *c = p; return min_total(v, c->n); }
 static double stencil_F(const double *v, void *p) { struct ctx *c = p; return copy_stencil(v, c->n); }
+/* v = [x (6), y (5)]; the seeds of y's final values count as dret 1.5 */
+static const double splice_seed[5] = {0.5, -1, 2, 0.25, 3};
+static double splice_F(const double *v, void *p) {
+  (void)p; double y[5];
+  memcpy(y, v + 6, sizeof y);
+  double s = splice(v, 6, y, 5);
+  for (int i = 0; i < 5; ++i) s += splice_seed[i] * y[i] / 1.5;
+  return s;
+}
+/* flip reverses its argument: the seeds of the final values count too */
+static const double flip_seed[7] = {1, -2, 0.5, 0, 3, 0.25, -1};
+static double flip_F(const double *v, void *p) {
+  (void)p; double x[7];
+  memcpy(x, v, sizeof x);
+  double s = flip(x, 7);
+  for (int i = 0; i < 7; ++i) s += flip_seed[i] * x[i] / 0.75;
+  return s;
+}
 /* v = a[0..4], k, c */
 static double spring4_F(const double *v, void *p) {
   (void)p;
@@ -185,6 +208,32 @@ int main(int argc, char **argv) {
     memset(dz, 0, sizeof dz);
     CHECK_CLOSE(copy_stencil(z, 9), r_stencil(z, 9, dz, 9, 1.25));
     check_grad(stencil_F, &zc, z, 9, dz, 1.25);
+  }
+  /* copy_from_slice between sub-slices of two arguments: the copied
+     part of y is overwritten (its shadow ends zero and its adjoint goes
+     to x), the rest of y's shadow is incremented */
+  {
+    double v[11], dv[11] = {0}, y[5], ys[5];
+    for (int i = 0; i < 11; ++i) v[i] = cos(0.7 * i + 0.2);
+    memcpy(y, v + 6, sizeof y);
+    memcpy(ys, v + 6, sizeof ys);
+    memcpy(dv + 6, splice_seed, sizeof splice_seed);
+    CHECK_CLOSE(splice(v, 6, ys, 5), r_splice(v, 6, dv, 6, y, 5, dv + 6, 5, 1.5));
+    for (int i = 0; i < 5; ++i) CHECK_CLOSE(ys[i], y[i]);
+    /* y[1..4] is overwritten: no dependence on its old values */
+    for (int i = 1; i < 4; ++i) CHECK(dv[6 + i] == 0);
+    check_grad(splice_F, &zc, v, 11, dv, 1.5);
+  }
+  /* slice::reverse in place */
+  {
+    double v[7], x[7], xs[7], dx[7];
+    for (int i = 0; i < 7; ++i) v[i] = 0.3 * i - 0.8;
+    memcpy(x, v, sizeof x);
+    memcpy(xs, v, sizeof xs);
+    memcpy(dx, flip_seed, sizeof dx);
+    CHECK_CLOSE(flip(xs, 7), r_flip(x, 7, dx, 7, 0.75));
+    for (int i = 0; i < 7; ++i) CHECK_CLOSE(xs[i], x[i]);
+    check_grad(flip_F, &zc, v, 7, dx, 0.75);
   }
   /* &[f64; 4] and &Params in the signature: one pointer each */
   {
