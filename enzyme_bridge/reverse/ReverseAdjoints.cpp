@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/analysis/DeclaredLayout.h"
 #include "enzyme_bridge/analysis/FloatBytes.h"
 #include "enzyme_bridge/GpuKernels.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
@@ -408,10 +409,16 @@ absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
                             "floating-point data (type analysis: " +
                                 mt.ToString() + ")");
   }
+  // A field the record type declares integer (an `int id` nothing here
+  // reads, copied with its neighbours at -O0) holds no float.
+  const DataLayout &dl = out_.getDataLayout();
+  bool declared = size >= 4 && DeclaredIntegerBytes(ptr, size, dl);
   // A pointer walking an object (a phi over `gep %p, 8`): the access itself
-  // says Integer, but the object it walks may hold floats anywhere.
+  // says Integer, but the object it walks may hold floats anywhere (unless
+  // it walks records whose type declares these bytes integer).
   SmallVector<const Value *, 4> objects;
-  getUnderlyingObjects(ptr, objects);
+  if (!declared)
+    getUnderlyingObjects(ptr, objects);
   for (const Value *o : objects) {
     // Null (an empty std::vector's begin) holds nothing.
     if (o == getUnderlyingObject(ptr) || isa<ConstantPointerNull>(o) ||
@@ -443,6 +450,7 @@ absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
     for (int64_t off = 0; off < size; ++off)
       known |= strict.KindOfAccessedByte(off) != BaseType::Unknown;
   }
+  known |= declared;
   // Raw bits moved through active memory of unknown type may be
   // floating-point bits: their adjoint would be dropped without a word.
   if (!known && size >= 4)

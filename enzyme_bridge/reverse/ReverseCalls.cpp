@@ -9,10 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/analysis/DeclaredLayout.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/rules/Rules.h"
 #include "enzyme_bridge/analysis/TypeAnalysis.h"
 #include "enzyme_bridge/GpuKernels.h"
+#include "enzyme_bridge/RuntimeAbort.h"
 #include "enzyme_bridge/reverse/DeferredReleases.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "support/StatusMacros.h"
@@ -61,6 +63,101 @@ Function *CopyAdjointHelper(Module &m, Type *elem) {
   b.SetInsertPoint(done);
   b.CreateRetVoid();
   return f;
+}
+
+/// `void NAME(ptr dst_shadow, ptr src_shadow, i64 bytes)`: the adjoint of
+/// copying `bytes` of records of `size` bytes whose floats are `fields`,
+/// record by record; a length that is not a whole number of records
+/// stops the program.
+Function *RecordCopyAdjointHelper(Module &m, uint64_t size,
+                                  ArrayRef<CopiedField> fields) {
+  std::string name = "autodiff.copy.adjoint.r" + std::to_string(size);
+  for (const CopiedField &f : fields)
+    if (f.type.kind == BaseType::Float)
+      name += "." + std::to_string(f.offset) +
+              (f.type.fp->isDoubleTy() ? "d" : "f");
+  if (Function *f = m.getFunction(name))
+    return f;
+  LLVMContext &c = m.getContext();
+  Type *ptr = PointerType::getUnqual(c);
+  Type *i64 = Type::getInt64Ty(c);
+  auto *f = Function::Create(FunctionType::get(Type::getVoidTy(c),
+                                               {ptr, ptr, i64}, false),
+                             GlobalValue::InternalLinkage, name, &m);
+  auto *entry = BasicBlock::Create(c, "entry", f);
+  auto *whole = BasicBlock::Create(c, "whole", f);
+  auto *partial = BasicBlock::Create(c, "partial", f);
+  auto *loop = BasicBlock::Create(c, "loop", f);
+  auto *done = BasicBlock::Create(c, "done", f);
+  IRBuilder<> b(entry);
+  Value *bytes = f->getArg(2);
+  b.CreateCondBr(b.CreateICmpEQ(b.CreateURem(bytes, b.getInt64(size)),
+                                b.getInt64(0)),
+                 whole, partial);
+  b.SetInsertPoint(partial);
+  EmitRuntimeAbort(b, "autodiff: a copy of records of " +
+                          std::to_string(size) +
+                          " bytes copied a part of a record; its adjoint "
+                          "cannot be moved\n");
+  b.SetInsertPoint(whole);
+  Value *count = b.CreateUDiv(bytes, b.getInt64(size));
+  b.CreateCondBr(b.CreateICmpEQ(count, b.getInt64(0)), done, loop);
+  b.SetInsertPoint(loop);
+  PHINode *k = b.CreatePHI(i64, 2);
+  k->addIncoming(b.getInt64(0), whole);
+  Value *at = b.CreateMul(k, b.getInt64(size));
+  for (const CopiedField &fl : fields) {
+    if (fl.type.kind != BaseType::Float)
+      continue;
+    Value *off = b.CreateAdd(at, b.getInt64(fl.offset));
+    Value *dst = b.CreateGEP(b.getInt8Ty(), f->getArg(0), off);
+    Value *src = b.CreateGEP(b.getInt8Ty(), f->getArg(1), off);
+    Value *d = b.CreateLoad(fl.type.fp, dst);
+    b.CreateStore(Constant::getNullValue(fl.type.fp), dst);
+    b.CreateStore(b.CreateFAdd(b.CreateLoad(fl.type.fp, src), d), src);
+  }
+  Value *next = b.CreateAdd(k, b.getInt64(1));
+  k->addIncoming(next, loop);
+  b.CreateCondBr(b.CreateICmpEQ(next, count), done, loop);
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+  return f;
+}
+
+/// A copy of run-time length over arrays of records (`memcpy(d, s, n *
+/// sizeof(struct particle))`): the record size a struct type declares for
+/// either side, and the fields of one record, from the type analysis's
+/// facts folded into one record and what the type declares; nullopt when
+/// no record type is declared or the facts do not repeat with it.
+std::optional<std::pair<uint64_t, std::vector<CopiedField>>>
+RecordArrayFields(const MemoryTypes &mt, const Value *src, const Value *dst,
+                  const DataLayout &dl) {
+  uint64_t size = DeclaredRecordSize(src, dl);
+  const Value *declared = src;
+  if (uint64_t d = DeclaredRecordSize(dst, dl)) {
+    if (size && size != d)
+      return std::nullopt;
+    if (!size)
+      declared = dst;
+    size = d;
+  }
+  if (!size || !mt.periodic.empty())
+    return std::nullopt;
+  MemoryTypes one;
+  for (const auto &[offset, t] : mt.at) {
+    if (offset < 0)
+      return std::nullopt;
+    int64_t in = offset % int64_t(size);
+    auto it = one.at.find(in);
+    if (it != one.at.end() && it->second != t)
+      return std::nullopt;
+    one.Add(in, t);
+  }
+  one = FillDeclaredGaps(one, declared, size, dl);
+  auto fields = FieldsOfFixedCopy(one, size, dl);
+  if (!fields)
+    return std::nullopt;
+  return std::make_pair(size, std::move(*fields));
 }
 
 } // namespace
@@ -418,6 +515,13 @@ absl::Status ReverseEmitter::EmitTransferAdjoint(
   }
   if (!inside.Empty())
     mt = inside;
+  // Fields of a record copied whole that nothing here reads (an `int id`
+  // beside the doubles, at -O0): what the record type declares.
+  if (fixed_bytes) {
+    const DataLayout &dl = out_.getDataLayout();
+    mt = FillDeclaredGaps(FillDeclaredGaps(mt, primal_src, span, dl),
+                          primal_dst, span, dl);
+  }
   Type *elem = nullptr;
   bool mixed = false, unknown = mt.Empty();
   for (auto &[offset, t] : mt.at) {
@@ -440,6 +544,28 @@ absl::Status ReverseEmitter::EmitTransferAdjoint(
                                               out_.getDataLayout())
                           : std::nullopt) {
       EmitFieldCopyAdjoint(dst, src, *fields);
+      return absl::OkStatus();
+    }
+    if (auto records = fixed_bytes ? std::nullopt
+                                   : RecordArrayFields(mt, primal_src,
+                                                       primal_dst,
+                                                       out_.getDataLayout())) {
+      Function *helper = RecordCopyAdjointHelper(
+          *out_.getParent(), records->first, records->second);
+      Value *bytes = rb_.CreateZExtOrTrunc(len, rb_.getInt64Ty());
+      if (!may_overlap) {
+        rb_.CreateCall(helper, {dst, src, bytes});
+        return absl::OkStatus();
+      }
+      FunctionCallee mallocFn = out_.getParent()->getOrInsertFunction(
+          "malloc", rb_.getPtrTy(), rb_.getInt64Ty());
+      FunctionCallee freeFn = out_.getParent()->getOrInsertFunction(
+          "free", rb_.getVoidTy(), rb_.getPtrTy());
+      Value *tmp = rb_.CreateCall(mallocFn, {bytes});
+      rb_.CreateMemCpy(tmp, MaybeAlign(), dst, MaybeAlign(), bytes);
+      rb_.CreateMemSet(dst, rb_.getInt8(0), bytes, MaybeAlign());
+      rb_.CreateCall(helper, {tmp, src, bytes});
+      rb_.CreateCall(freeFn, {tmp});
       return absl::OkStatus();
     }
     return Unsupported(call, "a memory copy of active data whose type is "
