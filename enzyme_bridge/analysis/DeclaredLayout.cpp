@@ -37,6 +37,15 @@ struct Leaf {
 /// More leaves than this (a large array inside a record) declare nothing.
 constexpr size_t kMaxLeaves = 4096;
 
+/// Whether `t` is a record or an array of records. A scalar type a GEP
+/// steps over or a slot holds is only how the code accesses memory
+/// (`(uint64_t *)x` over doubles), not a declaration of what it holds.
+bool IsRecordType(Type *t) {
+  while (auto *at = dyn_cast<ArrayType>(t))
+    t = at->getElementType();
+  return t->isStructTy();
+}
+
 std::optional<Declaration> FindDeclaration(const Value *ptr,
                                            const DataLayout &dl) {
   APInt off(dl.getIndexTypeSizeInBits(ptr->getType()), 0);
@@ -69,6 +78,8 @@ std::optional<Declaration> FindDeclaration(const Value *ptr,
     // `gep %S, ptr %p, i64 %i [, constant field indices]`: the variable
     // first index walks whole records.
     Type *record = gep->getSourceElementType();
+    if (!IsRecordType(record))
+      return std::nullopt;
     int64_t inside = 0;
     Type *t = record;
     for (unsigned k = 1; k < gep->getNumIndices(); ++k) {
@@ -97,7 +108,7 @@ std::optional<Declaration> FindDeclaration(const Value *ptr,
     allocated = ai->isArrayAllocation() ? nullptr : ai->getAllocatedType();
   else if (const auto *gv = dyn_cast<GlobalVariable>(base))
     allocated = gv->getValueType();
-  if (!allocated || extra < 0)
+  if (!allocated || extra < 0 || !IsRecordType(allocated))
     return std::nullopt;
   return Declaration{allocated, extra, false};
 }

@@ -7,6 +7,7 @@
 // integer (tests/exec/reverse/struct-integer-fields.c) or a caller typing
 // the memory (tests/exec/reverse/integer-view.c) it is a diagnostic, and
 // no output is written. Forward mode moves the tangent bits and is right.
+// RUN: rm -f %t0.out.ll %t2.out.ll
 // RUN: %clang -S -emit-llvm -O0 -Xclang -disable-O0-optnone %s -o %t0.ll
 // RUN: not %autodiff-opt %t0.ll -o %t0.out.ll 2>&1 | FileCheck %s
 // RUN: not test -e %t0.out.ll
