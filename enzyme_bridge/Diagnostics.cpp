@@ -157,6 +157,26 @@ std::string NoShadowAdvice(const llvm::Value &dest) {
            "shadow: in C, `void *__enzyme_shadow_global_NAME[2] = {&global, "
            "&shadow};`; in IR, `!enzyme_shadow !{ptr @shadow}` on the global";
   std::string g = gv->getName().str();
+  // A static variable local to a function: clang names it `f.var` in C
+  // and `_ZZ...` in C++; no C declaration at file scope can name it.
+  size_t dot = g.find('.');
+  if ((dot != std::string::npos && dot > 0 && dot + 1 < g.size()) ||
+      llvm::StringRef(g).starts_with("_ZZ")) {
+    bool in_c = dot != std::string::npos && !llvm::StringRef(g).starts_with("_Z");
+    // `f.var`, or `f.var.body` where the optimizer made a global of the
+    // memory it points to.
+    std::string var = in_c ? g.substr(dot + 1, g.find('.', dot + 1) - dot - 1)
+                           : "the variable";
+    return "`" + g + "` belongs to " +
+           (in_c ? "the static variable `" + var + "` local to function `" +
+                       g.substr(0, dot) + "`"
+                 : std::string("a static variable local to a function")) +
+           ", which C and C++ code cannot register a shadow for: declare " +
+           (in_c ? "`" + var + "`" : var) +
+           " at file scope and register it there (`void "
+           "*__enzyme_shadow_global_NAME[2] = {&NAME, &d_NAME};`), or, in "
+           "IR, put `!enzyme_shadow !{ptr @d}` on `@" + g + "`";
+  }
   return "give the global `" + g + "` a shadow (a global `d_" + g +
          "` of the same type): in C, `void *__enzyme_shadow_global_" + g +
          "[2] = {&" + g + ", &d_" + g + "};`; in IR, `!enzyme_shadow !{ptr @d_" +

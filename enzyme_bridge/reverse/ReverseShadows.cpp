@@ -42,6 +42,9 @@ std::string PointerOrigin(Value *ptr) {
                            : std::string("an argument")) +
            ", which is constant (a workaround: pass it as duplicated, with a "
            "scratch shadow whose contents are ignored)";
+  // A global without a registered shadow: how to give it one.
+  if (isa<GlobalVariable>(getUnderlyingObject(ptr)))
+    return "; " + NoShadowAdvice(*ptr);
   auto *call = dyn_cast<CallBase>(getUnderlyingObject(ptr));
   Function *callee = call ? CalledFunction(*call) : nullptr;
   if (!callee || !callee->isDeclaration()) {
@@ -716,7 +719,9 @@ absl::Status ReverseEmitter::ShadowPointer(Instruction &i, bool receiver) {
     Value *f = JoinedShadow(sel->getFalseValue());
     if (!t || !f)
       return Unsupported(i, "a select between an active pointer and one "
-                            "without shadow memory");
+                            "without shadow memory" +
+                                PointerOrigin(t ? sel->getFalseValue()
+                                                : sel->getTrueValue()));
     shadow = fb_.CreateSelect(sel->getCondition(), t, f, i.getName() + "'");
   } else if (auto *load = dyn_cast<LoadInst>(&i)) {
     Value *sp = KnownShadow(load->getPointerOperand());
