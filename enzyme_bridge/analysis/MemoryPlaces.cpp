@@ -129,6 +129,14 @@ int64_t KnownMultiple(const Value *v, unsigned depth) {
   }
 }
 
+bool IsNoObject(const Value *obj) {
+  if (isa<ConstantPointerNull>(obj) || isa<UndefValue>(obj))
+    return true;
+  const auto *ce = dyn_cast<ConstantExpr>(obj);
+  return ce && ce->getOpcode() == Instruction::IntToPtr &&
+         isa<ConstantInt>(ce->getOperand(0));
+}
+
 Place LocatePlace(const Value *ptr, const DataLayout &dl) {
   int64_t total = 0, period = 0;
   unsigned variables = 0, strided = 0;

@@ -64,6 +64,13 @@ int64_t KnownMultiple(const llvm::Value *v, unsigned depth = 0);
 
 Place LocatePlace(const llvm::Value *ptr, const llvm::DataLayout &dl);
 
+/// Whether `obj` (an underlying object) is no memory at all: null,
+/// undefined, or an integer constant made a pointer (Rust's dangling
+/// `NonNull` of an empty Vec is the address 8, C++'s empty ranges null).
+/// It is never read through; facts recorded on it would be shared by every
+/// unrelated pointer that may hold it.
+bool IsNoObject(const llvm::Value *obj);
+
 /// The pointers whose addresses integer `v` may carry: through `ptrtoint`,
 /// offsets added, subtracted or or-ed (which clear `exact`), phis and
 /// selects, and the integers stored into a local it was loaded from

@@ -61,6 +61,15 @@ BaseType BaseType::Join(const BaseType &o) const {
     return o;
   if (o.kind == Unknown || *this == o)
     return *this;
+  // An address kept as an integer (Rust's Vec growth returns its buffer as
+  // a usize, stored into the slot the Vec's pointer is read from): a
+  // pointer, not a float.
+  if ((kind == Integer && o.kind == Pointer) ||
+      (kind == Pointer && o.kind == Integer)) {
+    BaseType p;
+    p.kind = Pointer;
+    return p;
+  }
   BaseType any;
   any.kind = Anything;
   return any;
@@ -363,10 +372,11 @@ public:
   /// keeps it per element (a second element size for the same object
   /// falls back to "every offset").
   bool AddLeaf(const Place &p, BaseType b) {
-    // A null or undefined pointer (an empty vector's begin, joined in a
-    // phi with each buffer it may grow into) is no object: facts recorded
-    // on it would be shared by every unrelated pointer that may be null.
-    if (isa<ConstantPointerNull>(p.obj) || isa<UndefValue>(p.obj))
+    // A null, undefined or constant-address pointer (an empty vector's
+    // begin, joined in a phi with each buffer it may grow into) is no
+    // object: facts recorded on it would be shared by every unrelated
+    // pointer that may hold it.
+    if (IsNoObject(p.obj))
       return false;
     MemoryTypes &mt = objects_[p.obj];
     if (p.off >= 0)

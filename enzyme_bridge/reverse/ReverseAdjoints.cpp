@@ -421,7 +421,7 @@ absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
     getUnderlyingObjects(ptr, objects);
   for (const Value *o : objects) {
     // Null (an empty std::vector's begin) holds nothing.
-    if (o == getUnderlyingObject(ptr) || isa<ConstantPointerNull>(o) ||
+    if (o == getUnderlyingObject(ptr) || IsNoObject(o) ||
         isa<UndefValue>(o))
       continue;
     MemoryTypes whole = types_->TypesAt(o);

@@ -105,6 +105,21 @@ pub fn vec_of_vec(x: &[f64]) -> f64 {
 }
 
 #[no_mangle]
+pub fn rows_and_copy(x: &[f64]) -> f64 {
+    // a Vec<Vec<f64>> collected from chunks, then a second Vec: both
+    // buffers' addresses come back as integers into slots that one exit
+    // path frees through a phi of the two (the type analysis saw a pointer
+    // and an integer in one slot and refused it as "may hold a float")
+    let rows: Vec<Vec<f64>> = x.chunks(3).map(|c| c.to_vec()).collect();
+    let b = x.to_vec();
+    let mut s = 0.0;
+    for r in &rows {
+        s += r[0] * r[0] + r[r.len() - 1].sin();
+    }
+    s + b[1] * b[2]
+}
+
+#[no_mangle]
 pub fn truncate_sum(x: &[f64]) -> f64 {
     let mut v = x.to_vec();
     v.push(1.0);

@@ -24,6 +24,7 @@ SLICE_ITEM(insert_front)
 SLICE_ITEM(retain_pos)
 SLICE_ITEM(rev_iter)
 SLICE_ITEM(vec_of_vec)
+SLICE_ITEM(rows_and_copy)
 SLICE_ITEM(windows_diff)
 SLICE_ITEM(truncate_sum)
 double extend_and_scale(const double *x, long n, double k);
@@ -73,6 +74,7 @@ int main(int argc, char **argv) {
   CHECK_ITEM(retain_pos, x);
   CHECK_ITEM(rev_iter, x);
   CHECK_ITEM(vec_of_vec, x);
+  CHECK_ITEM(rows_and_copy, x);
   CHECK_ITEM(windows_diff, x);
   CHECK_ITEM(truncate_sum, x);
 
