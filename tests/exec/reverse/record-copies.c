@@ -21,6 +21,7 @@ typedef struct { double x; int id; } body;
 typedef struct { double x; long cell; } cell_body;
 typedef struct { int id; int cell; double x; } part;
 typedef struct { int tag; double a; short s; double b; } mixed;
+typedef struct { double a; float b; int k; } dfrec;
 
 /* Copy, update, write back: `body c = bs[i]; ...; bs[i] = c;`. */
 __attribute__((noinline)) double drift(body *bs, int n, double dt) {
@@ -73,6 +74,17 @@ __attribute__((noinline)) double reverse_mixed(mixed *m, int n) {
   for (int i = 0; i < n; ++i)
     r += (i + 1) * m[i].a + m[i].b * m[i].b;
   return r;
+}
+
+/* A memcpy of run-time length over records of a double, a float and an
+ * int (memcpy of arrays of such records was refused at -O0..-O2). */
+__attribute__((noinline)) double copy_dfrec(const dfrec *in, int n) {
+  dfrec tmp[N];
+  memcpy(tmp, in, n * sizeof(dfrec));
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += tmp[i].a * tmp[i].b * (i + 1) + tmp[i].k;
+  return s;
 }
 
 static body B0[N];
@@ -166,6 +178,19 @@ int main(void) {
     }
     CHECK_GRADIENT(mixed_F, 0, v, 2 * N, g);
     for (int i = 0; i < N; ++i) CHECK(m[i].tag == N - 1 - i && m[i].s == 3 * (N - 1 - i));
+  }
+  /* the float field's adjoint is a float: checked exactly against the
+     analytic gradient (a, b) -> (b (i+1), a (i+1)) */
+  {
+    dfrec r[N], dr[N];
+    memset(dr, 0, sizeof dr);
+    for (int i = 0; i < N; ++i) r[i] = (dfrec){0.5 + i, 2.0f - i, i};
+    __enzyme_autodiff((void *)copy_dfrec, enzyme_dup, r, dr, enzyme_const, N);
+    for (int i = 0; i < N; ++i) {
+      CHECK_CLOSE((double)r[i].b * (i + 1), dr[i].a);
+      CHECK_CLOSE_TOL((double)(float)(r[i].a * (i + 1)), (double)dr[i].b, 1e-6, 1e-6);
+      CHECK(dr[i].k == 0);
+    }
   }
   return fd_report();
 }
