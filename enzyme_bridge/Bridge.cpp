@@ -600,6 +600,7 @@ absl::Status DifferentiateBatch(Module &m, ArrayRef<CallBase *> calls,
                                std::string(df.status().message())));
       continue;
     }
+    cache.NoteRoot(**df);
     if (rc.size_query) {
       if (absl::Status st = ReplaceSizeQuery(rc, **df, sizes); !st.ok())
         errors.push_back(st);

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/Diagnostics.h"
 
+#include "llvm/IR/ValueHandle.h"
+
 #include "absl/strings/cord.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -229,8 +231,19 @@ std::optional<std::vector<std::string>> Records(const absl::Status &s) {
 
 } // namespace
 
+namespace {
+thread_local llvm::WeakVH last_problem;
+} // namespace
+
+llvm::Instruction *LastProblemInstruction() {
+  return llvm::dyn_cast_or_null<llvm::Instruction>(last_problem);
+}
+
+void ClearLastProblemInstruction() { last_problem = nullptr; }
+
 absl::Status ErrorAt(absl::StatusCode code, const llvm::Instruction &inst,
                      const std::string &message) {
+  last_problem = const_cast<llvm::Instruction *>(&inst);
   absl::Status s(code, DescribePlace(inst) + ": " + message +
                            "\n  instruction: " + ValueToString(inst, 300));
   // Cord's string_view constructor: its std::string one is a template whose

@@ -74,6 +74,13 @@ std::string NoShadowAdvice(const llvm::Value &dest);
 absl::Status ErrorAt(absl::StatusCode code, const llvm::Instruction &inst,
                      const std::string &message);
 
+/// The instruction the most recent ErrorAt on this thread named (null if
+/// it is gone or none was named since ClearLastProblemInstruction). Reverse
+/// mode uses it to tell which candidate of a call through a function
+/// pointer a failure came from.
+llvm::Instruction *LastProblemInstruction();
+void ClearLastProblemInstruction();
+
 /// One status holding every problem of `problems` (each not OK), in order,
 /// with their location records; the code is the first one's.
 absl::Status JoinProblems(llvm::ArrayRef<absl::Status> problems);

@@ -2,6 +2,8 @@
 #include "enzyme_bridge/requests/DerivativeCache.h"
 
 #include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/RuntimeAbort.h"
+#include "llvm/IR/IRBuilder.h"
 #include "enzyme_bridge/forward/ForwardMode.h"
 #include "enzyme_bridge/reverse/ReverseMode.h"
 
@@ -103,6 +105,8 @@ absl::Status DerivativeCache::Drain() {
     pending_.pop_front();
     Function *f = map_.lookup(r);
     absl::Status s = EmitBody(r, *f);
+    if (!s.ok() && StubSpeculative(r, s))
+      continue;
     if (!s.ok() && none_of(problems, [&](const absl::Status &p) {
           return p.message() == s.message();
         }))
@@ -140,6 +144,78 @@ absl::Status DerivativeCache::EmitBody(const DiffRequest &r, Function &f) {
   if (!(*a)->isDeclaration() || !(*b)->isDeclaration())
     return absl::OkStatus();
   return EmitSplitDerivative(r, **a, **b, *this);
+}
+
+void DerivativeCache::NoteCaller(Function &f, Function &caller_derivative,
+                                 bool speculative, const std::string &caller) {
+  callers_[&f].push_back({&caller_derivative, speculative, caller});
+}
+
+bool DerivativeCache::Needed(Function *f,
+                             SmallPtrSetImpl<Function *> &seen) const {
+  if (roots_.count(f))
+    return true;
+  auto it = callers_.find(f);
+  if (it == callers_.end())
+    return true; // Called from code that did not say: keep it.
+  if (!seen.insert(f).second)
+    return false;
+  for (const CallerEdge &e : it->second)
+    if (!e.speculative && Needed(e.caller, seen))
+      return true;
+  return false;
+}
+
+bool DerivativeCache::StubSpeculative(const DiffRequest &r,
+                                      const absl::Status &s) {
+  // The functions the failed body made: a split derivative's two halves.
+  SmallVector<Function *, 2> made;
+  if (r.mode == Mode::Augmented || r.mode == Mode::SplitReverse) {
+    for (Mode m : {Mode::Augmented, Mode::SplitReverse}) {
+      DiffRequest half = r;
+      half.mode = m;
+      if (Function *f = map_.lookup(half))
+        made.push_back(f);
+    }
+  } else if (Function *f = map_.lookup(r)) {
+    made.push_back(f);
+  }
+  if (made.empty())
+    return false;
+  // A split derivative's halves are made together: a half nobody has
+  // called yet (its caller failed before reaching its reverse sweep)
+  // follows the other.
+  std::string caller;
+  bool recorded = false;
+  for (Function *f : made) {
+    if (!roots_.count(f) && !callers_.count(f))
+      continue;
+    recorded = true;
+    SmallPtrSet<Function *, 8> seen;
+    if (Needed(f, seen))
+      return false;
+    for (const CallerEdge &e : callers_.lookup(f))
+      if (e.speculative && caller.empty())
+        caller = e.name;
+  }
+  if (!recorded)
+    return false;
+  std::string reason(s.message());
+  reason = reason.substr(0, reason.find('\n'));
+  for (Function *f : made) {
+    for (BasicBlock &bb : *f)
+      bb.dropAllReferences();
+    while (!f->empty())
+      f->begin()->eraseFromParent();
+    IRBuilder<> b(BasicBlock::Create(f->getContext(), "entry", f));
+    std::string primal = r.fn->getName().str();
+    EmitRuntimeAbort(b, "autodiff: the derivative of `" + caller +
+                            "` called `" +
+                            primal +
+                            "` through a function pointer, but `" + primal +
+                            "` could not be differentiated: " + reason + "\n");
+  }
+  return true;
 }
 
 void DerivativeCache::Print(raw_ostream &os) const {

@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/FMF.h"
 
 #include <deque>
@@ -47,6 +48,15 @@ public:
   /// does not stop the others; the status holds every distinct problem,
   /// and the cache's functions are then left as (valid) declarations.
   absl::Status Drain();
+  /// Records who calls derivative `f`: `speculative` when the only call is
+  /// in a dispatch arm of a call through a function pointer (`caller`'s
+  /// derivative may never take that arm). A derivative all of whose calls
+  /// are speculative and whose body fails gets a body that stops the
+  /// program with the reason instead of failing the module.
+  void NoteCaller(llvm::Function &f, llvm::Function &caller_derivative,
+                  bool speculative, const std::string &caller);
+  /// `f` is called by the user's code (a request's derivative).
+  void NoteRoot(llvm::Function &f) { roots_.insert(&f); }
   /// "request -> function" per entry, in creation order (for the printer).
   void Print(llvm::raw_ostream &os) const;
   /// Where reverse-mode emitters report what their tape holds and why
@@ -79,6 +89,14 @@ public:
 
 private:
   absl::Status EmitBody(const DiffRequest &r, llvm::Function &f);
+  /// After `r`'s body failed with `s`: when every derivative it made is
+  /// called only speculatively, gives each a body that stops the program
+  /// and returns true.
+  bool StubSpeculative(const DiffRequest &r, const absl::Status &s);
+  /// Whether `f` may be called other than through a dispatch arm: it is a
+  /// root, has a caller not recorded, or a non-speculative caller that is.
+  bool Needed(llvm::Function *f,
+              llvm::SmallPtrSetImpl<llvm::Function *> &seen) const;
 
   llvm::Module &m_;
   llvm::MapVector<DiffRequest, llvm::Function *> map_;
@@ -86,6 +104,15 @@ private:
   /// would differ at each depth of a recursion.
   llvm::DenseMap<std::pair<const llvm::Function *, int>, unsigned> variants_;
   std::deque<DiffRequest> pending_;
+  /// Per derivative called from other derivatives: each caller, whether
+  /// the call is speculative, and the caller's primal name.
+  struct CallerEdge {
+    llvm::Function *caller;
+    bool speculative;
+    std::string name;
+  };
+  llvm::MapVector<llvm::Function *, std::vector<CallerEdge>> callers_;
+  llvm::SmallPtrSet<llvm::Function *, 8> roots_;
   llvm::raw_ostream *tape_log_ = nullptr;
   llvm::FastMathFlags derivative_fmf_;
   bool tape_pools_ = true;

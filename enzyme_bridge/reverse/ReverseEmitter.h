@@ -28,6 +28,8 @@
 #include "absl/status/statusor.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/IR/ValueHandle.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -116,6 +118,21 @@ struct SplitPoint {
 llvm::SmallVector<llvm::Function *, 4> Candidates(llvm::Module &m,
                                                   llvm::FunctionType *type);
 
+/// Candidates of calls through function pointers whose derivative could
+/// not be made (each with the reason): their arms of a dispatch stop the
+/// program with that reason instead (RunExcludingFailedCandidates).
+using ExcludedCandidates = llvm::MapVector<llvm::Function *, std::string>;
+
+/// Runs `attempt` (which builds `out`'s body with the exclusions given);
+/// when it fails at an instruction inlined from a candidate of a dispatch
+/// (ReverseIndirectCalls.cpp), empties `out` and tries again with that
+/// candidate excluded: a function whose address is taken for another use
+/// (a finite-difference wrapper of the same type, say) does not stop the
+/// derivative of code that never calls it.
+absl::Status RunExcludingFailedCandidates(
+    llvm::Function &out,
+    llvm::function_ref<absl::Status(const ExcludedCandidates &)> attempt);
+
 /// Metadata kind marking the zeroed global that stands for the shadow of
 /// constant memory (ReverseEmitter::ConstantMemorySink).
 inline constexpr const char *kConstantSinkMetadata = "autodiff.constant_sink";
@@ -137,6 +154,11 @@ public:
   /// of callees: `noinline` callees are inlined too (recursive ones stay
   /// calls, and the widening refuses them).
   void InlineNoinlineCallees() { inline_noinline_ = true; }
+  /// The derivative in the cache this emission makes (for a split
+  /// derivative its augmented half, for a vector one the wide function).
+  void SetOwner(llvm::Function &f) { owner_ = &f; }
+  /// Candidates of calls through pointers whose arms stop the program.
+  void ExcludeCandidates(const ExcludedCandidates &c) { excluded_ = &c; }
 
   // Adjoints of instructions (ReverseAdjoints.cpp), emitted at `rb_` in the
   // reverse block of the instruction's block.
@@ -185,6 +207,14 @@ private:
   /// data by a dispatch over the module's candidate callees; whether any
   /// was replaced (ReverseIndirectCalls.cpp).
   bool DispatchIndirectCalls();
+  /// Marks the blocks of each dispatch arm (the candidate's inlined body)
+  /// with the candidate, and removes the marks (TagDispatchArms(false)).
+  void TagDispatchArms(bool tag);
+  /// The candidate whose dispatch arm `i` is in (null outside arms).
+  llvm::Function *DispatchArmCandidate(const llvm::Instruction &i) const;
+  /// Tells the cache whether `derivative` of `call`'s callee is called
+  /// only from a dispatch arm (DerivativeCache::NoteCaller).
+  void NoteModuleCallCaller(llvm::CallBase &call, llvm::Function &derivative);
   void InlineModuleCalls();
   void SimplifyLoops();
   void ComputeAnalyses();
@@ -507,6 +537,11 @@ private:
   DerivativeCache &cache_;
   const bool split_;
   bool inline_noinline_ = false;
+  const ExcludedCandidates *excluded_ = nullptr;
+  llvm::Function *owner_ = nullptr;
+  /// Each dispatch arm made: its first block and its candidate.
+  llvm::SmallVector<std::pair<llvm::WeakVH, llvm::Function *>, 4>
+      dispatch_arms_;
   llvm::SmallVector<SplitPoint, 2> split_points_;
   /// Split mode: loads of memory the caller may write before the reverse
   /// sweep (cached for that reason).

@@ -10,12 +10,23 @@
 // pointer matching none of them stops the program (llvm.trap): its callee
 // was not in the module, so it could not have been differentiated.
 //
+// Any function of the call's type whose address is taken is a candidate,
+// even one the pointer never holds (a finite-difference wrapper passed to
+// a checker). When differentiating fails at an instruction inlined from a
+// candidate, the derivative is built again with that candidate's arm
+// stopping the program, with the reason, should the pointer ever hold it.
+//
 //===----------------------------------------------------------------------===//
 #include "enzyme_bridge/analysis/ActivityAnalysis.h"
 #include "enzyme_bridge/analysis/KnownFunctions.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "enzyme_bridge/rules/Rules.h"
 
+#include "enzyme_bridge/Diagnostics.h"
+#include "enzyme_bridge/requests/DerivativeCache.h"
+#include "enzyme_bridge/RuntimeAbort.h"
+
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
@@ -41,11 +52,24 @@ bool AddressUsedAsData(const Function &f) {
   return false;
 }
 
+/// Metadata kind on the terminators of a dispatch arm's blocks, naming the
+/// candidate whose inlined body they hold.
+constexpr const char *kCandidateMetadata = "autodiff.candidate";
+
+/// The first line of a status's message.
+std::string FirstLine(const absl::Status &s) {
+  std::string m(s.message());
+  return m.substr(0, m.find('\n'));
+}
+
 /// Replaces `call` by `if (fp == c1) c1(args) else if ... else trap`. An
 /// `invoke` (a virtual call or a std::function call while an object with
 /// a destructor is alive) becomes invokes of the candidates, all unwinding
-/// to its landing pad.
-void Dispatch(CallBase &call, ArrayRef<Function *> candidates) {
+/// to its landing pad. The arm of a candidate in `excluded` stops the
+/// program with the reason. Each arm's block and candidate go to `arms`.
+void Dispatch(CallBase &call, ArrayRef<Function *> candidates,
+              const ExcludedCandidates *excluded,
+              SmallVectorImpl<std::pair<WeakVH, Function *>> &arms) {
   Function &fn = *call.getFunction();
   LLVMContext &c = fn.getContext();
   BasicBlock *head = call.getParent();
@@ -81,6 +105,18 @@ void Dispatch(CallBase &call, ArrayRef<Function *> candidates) {
     Value *same = tb.CreateICmpEQ(call.getCalledOperand(), cand);
     tb.CreateCondBr(same, target, next);
     IRBuilder<> cb(target);
+    if (excluded && excluded->count(cand)) {
+      EmitRuntimeAbort(
+          cb, "autodiff: the derivative of `" +
+                  fn.getName().str() + "` called `" + cand->getName().str() +
+                  "` through a function pointer, but `" +
+                  cand->getName().str() +
+                  "` could not be differentiated: " + excluded->lookup(cand) +
+                  "\n");
+      test = next;
+      continue;
+    }
+    arms.push_back({WeakVH(target), cand});
     CallBase *direct;
     if (invoke) {
       direct = cb.CreateInvoke(cand, join, invoke->getUnwindDest(), args);
@@ -152,10 +188,81 @@ bool ReverseEmitter::DispatchIndirectCalls() {
         Candidates(*out_.getParent(), call->getFunctionType());
     if (candidates.empty())
       continue; // The emitter reports it.
-    Dispatch(*call, candidates);
+    Dispatch(*call, candidates, excluded_, dispatch_arms_);
     changed = true;
   }
   return changed;
+}
+
+void ReverseEmitter::TagDispatchArms(bool tag) {
+  unsigned kind = out_.getContext().getMDKindID(kCandidateMetadata);
+  if (!tag) {
+    for (BasicBlock &bb : out_)
+      if (Instruction *t = bb.getTerminator())
+        t->setMetadata(kind, nullptr);
+    return;
+  }
+  if (dispatch_arms_.empty())
+    return;
+  DominatorTree dt(out_);
+  // Innermost arms first (made in later rounds): a failure inside a
+  // candidate's own dispatch names the candidate it inlined last.
+  for (auto &[arm, cand] : reverse(dispatch_arms_)) {
+    auto *first = dyn_cast_or_null<BasicBlock>(arm);
+    if (!first || first->getParent() != &out_)
+      continue;
+    MDNode *md = MDNode::get(out_.getContext(), ValueAsMetadata::get(cand));
+    for (BasicBlock &bb : out_)
+      if (Instruction *t = bb.getTerminator())
+        if (!t->getMetadata(kind) && dt.dominates(first, &bb))
+          t->setMetadata(kind, md);
+  }
+}
+
+Function *ReverseEmitter::DispatchArmCandidate(const Instruction &i) const {
+  const Instruction *term = i.getParent()->getTerminator();
+  MDNode *md = term ? term->getMetadata(kCandidateMetadata) : nullptr;
+  return md ? dyn_cast<Function>(
+                  cast<ValueAsMetadata>(md->getOperand(0))->getValue())
+            : nullptr;
+}
+
+void ReverseEmitter::NoteModuleCallCaller(CallBase &call,
+                                          Function &derivative) {
+  Function *callee = CalledFunction(call);
+  bool speculative = callee && DispatchArmCandidate(call) == callee;
+  cache_.NoteCaller(derivative, owner_ ? *owner_ : out_, speculative,
+                    req_.fn->getName().str());
+}
+
+absl::Status RunExcludingFailedCandidates(
+    Function &out, function_ref<absl::Status(const ExcludedCandidates &)> attempt) {
+  constexpr unsigned kMaxExcluded = 8;
+  ExcludedCandidates excluded;
+  unsigned kind = out.getContext().getMDKindID(kCandidateMetadata);
+  for (;;) {
+    ClearLastProblemInstruction();
+    absl::Status st = attempt(excluded);
+    if (st.ok() || excluded.size() >= kMaxExcluded)
+      return st;
+    Instruction *at = LastProblemInstruction();
+    if (!at || at->getFunction() != &out)
+      return st;
+    Instruction *term = at->getParent()->getTerminator();
+    MDNode *md = term ? term->getMetadata(kind) : nullptr;
+    auto *cand = md ? dyn_cast<Function>(
+                          cast<ValueAsMetadata>(md->getOperand(0))->getValue())
+                    : nullptr;
+    // (The candidate's arm as tagged by ReverseEmitter::TagDispatchArms.)
+    if (!cand || excluded.count(cand))
+      return st;
+    excluded.insert({cand, FirstLine(st)});
+    // Start again from an empty body.
+    for (BasicBlock &bb : out)
+      bb.dropAllReferences();
+    while (!out.empty())
+      out.begin()->eraseFromParent();
+  }
 }
 
 } // namespace autodiff

@@ -170,6 +170,7 @@ absl::Status ReverseEmitter::Run() {
     PrintTape(*log);
   EraseDeferredFrees();
   ReplaceAugmentedCalls();
+  TagDispatchArms(false);
   return absl::OkStatus();
 }
 
@@ -178,8 +179,12 @@ absl::Status EmitReverseDerivative(const DiffRequest &r, Function &out,
   AD_RETURN_IF_ERROR(CheckReverseRequest(r));
   if (r.width > 1)
     return EmitWideReverseDerivative(r, out, cache);
-  ReverseEmitter e(r, out, cache);
-  return e.Run();
+  return RunExcludingFailedCandidates(
+      out, [&](const ExcludedCandidates &excluded) {
+        ReverseEmitter e(r, out, cache);
+        e.ExcludeCandidates(excluded);
+        return e.Run();
+      });
 }
 
 // ---------------------------------------------------------------------------
@@ -223,6 +228,7 @@ absl::Status ReverseEmitter::Prepare() {
     if (round == kDispatchRounds || !DispatchIndirectCalls())
       break;
   }
+  TagDispatchArms(true);
   // Loads of one argument that a write through another may change are
   // read again instead of cached when, at run time, the two do not
   // overlap (DisjointArguments.cpp). Split halves cache caller memory

@@ -198,6 +198,7 @@ absl::Status ReverseEmitter::AugmentModuleCall(CallBase &call) {
   if (!aug.ok())
     return ErrorAt(aug.status().code(), call,
                    std::string(aug.status().message()));
+  NoteModuleCallCaller(call, **aug);
   fb_.SetInsertPoint(&call);
   SmallVector<Value *, 8> args;
   AugmentedCall &info = augmented_[&call];
@@ -245,6 +246,7 @@ absl::Status ReverseEmitter::VisitModuleCall(CallBase &call,
   if (!rev.ok())
     return ErrorAt(rev.status().code(), call,
                    std::string(rev.status().message()));
+  NoteModuleCallCaller(call, **rev);
   SmallVector<Value *, 8> args = ReverseCallArgs(call, info);
   if (r.return_tangent && !call.getType()->isPointerTy())
     args.push_back(TakeAdjoint(&call));

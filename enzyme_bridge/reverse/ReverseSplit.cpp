@@ -428,6 +428,7 @@ absl::Status EmitSplitDerivative(const DiffRequest &r, Function &aug,
   c->setCallingConv(aug.getCallingConv());
   absl::Status s = [&]() -> absl::Status {
     ReverseEmitter e(combined, *c, cache, /*split=*/true);
+    e.SetOwner(aug);
     AD_RETURN_IF_ERROR(e.Run());
     Splitter split(*c, e.split_points());
     AD_RETURN_IF_ERROR(split.Analyze());

@@ -767,6 +767,7 @@ absl::Status EmitWideReverseDerivative(const DiffRequest &r, Function &out,
   lane->setCallingConv(out.getCallingConv());
   absl::Status s = [&]() -> absl::Status {
     ReverseEmitter e(one, *lane, cache);
+    e.SetOwner(out);
     e.InlineNoinlineCallees();
     AD_RETURN_IF_ERROR(e.Run());
     // The width-1 body moves into `out`: its arguments become lane 0's,
