@@ -245,8 +245,11 @@ absl::Status RunExcludingFailedCandidates(
     absl::Status st = attempt(excluded);
     if (st.ok() || excluded.size() >= kMaxExcluded)
       return st;
+    // The instruction the failure names (not one of an error handled on
+    // the way).
     Instruction *at = LastProblemInstruction();
-    if (!at || at->getFunction() != &out)
+    if (!at || at->getFunction() != &out ||
+        st.message().substr(0, DescribePlace(*at).size()) != DescribePlace(*at))
       return st;
     Instruction *term = at->getParent()->getTerminator();
     MDNode *md = term ? term->getMetadata(kind) : nullptr;
