@@ -155,7 +155,11 @@ RecordArrayFields(const MemoryTypes &mt, const Value *src, const Value *dst,
   }
   one = FillDeclaredGaps(one, declared, size, dl);
   auto fields = FieldsOfFixedCopy(one, size, dl);
-  if (!fields)
+  // Pointer fields' shadows would have to be copied forward record by
+  // record too: not done, so such copies stay a diagnostic.
+  if (!fields || any_of(*fields, [](const CopiedField &f) {
+        return f.type.kind == BaseType::Pointer;
+      }))
     return std::nullopt;
   return std::make_pair(size, std::move(*fields));
 }
@@ -493,9 +497,8 @@ absl::Status ReverseEmitter::VisitMemoryIntrinsic(CallBase &call) {
                              dyn_cast<ConstantInt>(mi.getLength()));
 }
 
-absl::Status ReverseEmitter::EmitTransferAdjoint(
-    Instruction &call, Value *primal_dst, Value *primal_src, Value *dst,
-    Value *src, Value *len, bool may_overlap, ConstantInt *fixed_bytes) {
+MemoryTypes ReverseEmitter::CopiedTypes(Value *primal_dst, Value *primal_src,
+                                        ConstantInt *fixed_bytes) {
   if (!types_)
     types_.emplace(TypeInfo::Compute(out_));
   uint64_t span = fixed_bytes ? fixed_bytes->getZExtValue() : 0;
@@ -509,8 +512,7 @@ absl::Status ReverseEmitter::EmitTransferAdjoint(
   for (auto it = inside.at.begin(); it != inside.at.end();) {
     int64_t offset = it->first;
     bool outside = offset < -1 ||
-                   (fixed_bytes && offset >= 0 &&
-                    uint64_t(offset) >= fixed_bytes->getZExtValue());
+                   (fixed_bytes && offset >= 0 && uint64_t(offset) >= span);
     it = outside ? inside.at.erase(it) : std::next(it);
   }
   if (!inside.Empty())
@@ -522,6 +524,15 @@ absl::Status ReverseEmitter::EmitTransferAdjoint(
     mt = FillDeclaredGaps(FillDeclaredGaps(mt, primal_src, span, dl),
                           primal_dst, span, dl);
   }
+  return mt;
+}
+
+absl::Status ReverseEmitter::EmitTransferAdjoint(
+    Instruction &call, Value *primal_dst, Value *primal_src, Value *dst,
+    Value *src, Value *len, bool may_overlap, ConstantInt *fixed_bytes) {
+  if (!types_)
+    types_.emplace(TypeInfo::Compute(out_));
+  MemoryTypes mt = CopiedTypes(primal_dst, primal_src, fixed_bytes);
   Type *elem = nullptr;
   bool mixed = false, unknown = mt.Empty();
   for (auto &[offset, t] : mt.at) {
@@ -535,7 +546,14 @@ absl::Status ReverseEmitter::EmitTransferAdjoint(
   if (!elem && !unknown)
     return absl::OkStatus(); // Integers and pointers: no adjoint (the
                              // forward sweep copied the shadow pointers).
-  if (mixed || unknown || !elem ||
+  // Floats of one type at offsets that are not all multiples of its size
+  // (a packed record's double at offset 1) are no array of that type.
+  uint64_t elem_size =
+      elem ? out_.getDataLayout().getTypeStoreSize(elem).getFixedValue() : 0;
+  bool dense = elem_size && all_of(mt.at, [&](auto &e) {
+    return e.first < 0 || uint64_t(e.first) % elem_size == 0;
+  });
+  if (mixed || unknown || !elem || !dense ||
       !(elem->isDoubleTy() || elem->isFloatTy()) ||
       any_of(mt.at, [](auto &e) { return e.second.kind != BaseType::Float; })) {
     // A struct copy of known layout: field by field.

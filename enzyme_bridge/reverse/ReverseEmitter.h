@@ -499,6 +499,11 @@ private:
                                    llvm::ConstantInt *fixed_bytes);
   /// The adjoint of a struct copy: float fields move from `dst`'s shadow
   /// to `src`'s.
+  /// What a memory copy moves, as one description for both sweeps: the
+  /// facts of its two sides within the bytes it copies, with the gaps a
+  /// record type declares filled for a fixed-size copy.
+  MemoryTypes CopiedTypes(llvm::Value *primal_dst, llvm::Value *primal_src,
+                          llvm::ConstantInt *fixed_bytes);
   void EmitFieldCopyAdjoint(llvm::Value *dst, llvm::Value *src,
                             llvm::ArrayRef<CopiedField> fields);
   /// sincos / sincosf and libdevice's __nv_sincos (ReverseCalls.cpp).

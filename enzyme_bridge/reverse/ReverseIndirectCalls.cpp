@@ -68,7 +68,7 @@ std::string FirstLine(const absl::Status &s) {
 /// to its landing pad. The arm of a candidate in `excluded` stops the
 /// program with the reason. Each arm's block and candidate go to `arms`.
 void Dispatch(CallBase &call, ArrayRef<Function *> candidates,
-              const ExcludedCandidates *excluded,
+              const std::string &primal, const ExcludedCandidates *excluded,
               SmallVectorImpl<std::pair<WeakVH, Function *>> &arms) {
   Function &fn = *call.getFunction();
   LLVMContext &c = fn.getContext();
@@ -107,8 +107,8 @@ void Dispatch(CallBase &call, ArrayRef<Function *> candidates,
     IRBuilder<> cb(target);
     if (excluded && excluded->count(cand)) {
       EmitRuntimeAbort(
-          cb, "autodiff: the derivative of `" +
-                  fn.getName().str() + "` called `" + cand->getName().str() +
+          cb, "autodiff: the derivative of `" + primal + "` called `" +
+                  cand->getName().str() +
                   "` through a function pointer, but `" +
                   cand->getName().str() +
                   "` could not be differentiated: " + excluded->lookup(cand) +
@@ -188,7 +188,8 @@ bool ReverseEmitter::DispatchIndirectCalls() {
         Candidates(*out_.getParent(), call->getFunctionType());
     if (candidates.empty())
       continue; // The emitter reports it.
-    Dispatch(*call, candidates, excluded_, dispatch_arms_);
+    Dispatch(*call, candidates, req_.fn->getName().str(), excluded_,
+             dispatch_arms_);
     changed = true;
   }
   return changed;

@@ -583,10 +583,14 @@ absl::Status ReverseEmitter::ShadowMemTransfer(MemTransferInst &mt) {
   // copied (float shadows are adjoints, moved by the reverse sweep). All
   // are read before any is written (memmove). Float arrays, and mixed or
   // unknown layouts, are the reverse sweep's to handle or report.
+  // The same description of the copy as the reverse sweep's
+  // (EmitTransferAdjoint), so that the fields it moves adjoints for and
+  // the pointer fields copied here agree.
   auto *bytes = dyn_cast<ConstantInt>(mt.getLength());
-  auto fields = bytes ? FieldsOfFixedCopy(t, bytes->getZExtValue(),
-                                          out_.getDataLayout())
-                      : std::nullopt;
+  auto fields =
+      bytes ? FieldsOfFixedCopy(CopiedTypes(mt.getDest(), mt.getSource(), bytes),
+                                bytes->getZExtValue(), out_.getDataLayout())
+            : std::nullopt;
   if (!fields)
     return absl::OkStatus();
   SmallVector<std::pair<Value *, int64_t>, 4> ptrs;

@@ -44,6 +44,8 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 
+#include <memory>
+
 using namespace llvm;
 
 namespace autodiff {
@@ -427,10 +429,16 @@ absl::Status EmitSplitDerivative(const DiffRequest &r, Function &aug,
                                  aug.getName() + ".combined", aug.getParent());
   c->setCallingConv(aug.getCallingConv());
   absl::Status s = [&]() -> absl::Status {
-    ReverseEmitter e(combined, *c, cache, /*split=*/true);
-    e.SetOwner(aug);
-    AD_RETURN_IF_ERROR(e.Run());
-    Splitter split(*c, e.split_points());
+    std::unique_ptr<ReverseEmitter> e;
+    AD_RETURN_IF_ERROR(RunExcludingFailedCandidates(
+        *c, [&](const ExcludedCandidates &excluded) {
+          e = std::make_unique<ReverseEmitter>(combined, *c, cache,
+                                               /*split=*/true);
+          e->SetOwner(aug);
+          e->ExcludeCandidates(excluded);
+          return e->Run();
+        }));
+    Splitter split(*c, e->split_points());
     AD_RETURN_IF_ERROR(split.Analyze());
     split.FillAugmented(aug, r.tape_in_buffer);
     split.FillReverse(rev, r.tape_in_buffer);

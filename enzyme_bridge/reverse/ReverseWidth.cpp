@@ -766,10 +766,14 @@ absl::Status EmitWideReverseDerivative(const DiffRequest &r, Function &out,
                                     out.getName() + ".lane", out.getParent());
   lane->setCallingConv(out.getCallingConv());
   absl::Status s = [&]() -> absl::Status {
-    ReverseEmitter e(one, *lane, cache);
-    e.SetOwner(out);
-    e.InlineNoinlineCallees();
-    AD_RETURN_IF_ERROR(e.Run());
+    AD_RETURN_IF_ERROR(RunExcludingFailedCandidates(
+        *lane, [&](const ExcludedCandidates &excluded) {
+          ReverseEmitter e(one, *lane, cache);
+          e.SetOwner(out);
+          e.InlineNoinlineCallees();
+          e.ExcludeCandidates(excluded);
+          return e.Run();
+        }));
     // The width-1 body moves into `out`: its arguments become lane 0's,
     // and each shadow and seed gets the other lanes' arguments.
     ValueToValueMapTy vm;

@@ -10,7 +10,10 @@
 // without them) and recursive ones kept as calls (their derivative's body
 // is the stop). Checked: the gradient through the differentiable entry
 // against finite differences, and, in child processes, that taking either
-// other entry stops the program with a message naming the function.
+// other entry stops the program with a message naming the function. Also
+// through a candidate that itself calls through a table holding a bad
+// candidate (found by a later hunt: the outer candidate's split
+// derivative failed, and the program stopped wrongly).
 // RUN: sh %testlib/run-c.sh %s
 #include "enzyme.h"
 #include "fdcheck.h"
@@ -57,16 +60,27 @@ double sorted_tail(const double *x, int n) {
   return sorted_tail(x, n - 1) * 0.5 + x[n - 1];
 }
 
+/* Calls through a table again: its candidates include the two above and
+ * itself (so it is kept as a call, a split derivative whose own dispatch
+ * must leave the bad candidates out, not fail). */
+extern lossfn inner[3];
+int inner_which = 0;
+double nested(const double *x, int n) {
+  return 0.5 * inner[inner_which](x, n) + x[n - 1];
+}
+lossfn inner[3] = {squares, sorted_weights, nested};
+
 /* Writable, so the entry is known only at run time at every level. */
-lossfn table[3] = {squares, sorted_weights, sorted_tail};
+lossfn table[4] = {squares, sorted_weights, sorted_tail, nested};
 
 double loss(const double *x, int n, int which) {
   return 2 * table[which](x, n) + x[0];
 }
 
+static int F_which;
 static double loss_F(const double *v, void *c) {
   (void)c;
-  return loss(v, N, 0);
+  return loss(v, N, F_which);
 }
 
 /* Runs the gradient through entry `which` in a child; returns whether it
@@ -107,6 +121,12 @@ int main(void) {
     x[i] = 0.3 * i - 0.7;
   __enzyme_autodiff((void *)loss, enzyme_dup, x, dx, enzyme_const, N,
                     enzyme_const, 0);
+  CHECK_GRADIENT(loss_F, 0, x, N, dx);
+  /* through `nested`, whose own call takes `squares` */
+  memset(dx, 0, sizeof dx);
+  __enzyme_autodiff((void *)loss, enzyme_dup, x, dx, enzyme_const, N,
+                    enzyme_const, 3);
+  F_which = 3;
   CHECK_GRADIENT(loss_F, 0, x, N, dx);
   CHECK(stops_with(1, "sorted_weights"));
   CHECK(stops_with(2, "sorted_tail"));

@@ -22,6 +22,7 @@ typedef struct { double x; long cell; } cell_body;
 typedef struct { int id; int cell; double x; } part;
 typedef struct { int tag; double a; short s; double b; } mixed;
 typedef struct { double a; float b; int k; } dfrec;
+typedef struct { double a; double *p; } pref;
 
 /* Copy, update, write back: `body c = bs[i]; ...; bs[i] = c;`. */
 __attribute__((noinline)) double drift(body *bs, int n, double dt) {
@@ -84,6 +85,20 @@ __attribute__((noinline)) double copy_dfrec(const dfrec *in, int n) {
   double s = 0;
   for (int i = 0; i < n; ++i)
     s += tmp[i].a * tmp[i].b * (i + 1) + tmp[i].k;
+  return s;
+}
+
+/* A fixed-size copy of records holding a pointer: the pointer fields'
+ * shadows are copied by the forward sweep, the doubles' adjoints moved
+ * back (both sweeps must agree on the fields: a later hunt found the
+ * forward sweep copying none while the reverse sweep moved the doubles,
+ * and the derivative read a null shadow pointer at -O1..-O3). */
+__attribute__((noinline)) double ptr_records(const pref *r) {
+  pref tmp[3];
+  memcpy(tmp, r, sizeof tmp);
+  double s = 0;
+  for (int i = 0; i < 3; ++i)
+    s += tmp[i].a * tmp[i].p[0] * tmp[i].p[0];
   return s;
 }
 
@@ -178,6 +193,20 @@ int main(void) {
     }
     CHECK_GRADIENT(mixed_F, 0, v, 2 * N, g);
     for (int i = 0; i < N; ++i) CHECK(m[i].tag == N - 1 - i && m[i].s == 3 * (N - 1 - i));
+  }
+  {
+    double q[3] = {0.5, -1.5, 2.0}, dq[3] = {0};
+    pref r[3], dr[3];
+    for (int i = 0; i < 3; ++i) {
+      r[i] = (pref){1.0 + i, &q[i]};
+      dr[i] = (pref){0, &dq[i]};
+    }
+    __enzyme_autodiff((void *)ptr_records, enzyme_dup, r, dr);
+    for (int i = 0; i < 3; ++i) {
+      CHECK_CLOSE(q[i] * q[i], dr[i].a);
+      CHECK_CLOSE(2 * r[i].a * q[i], dq[i]);
+      CHECK(dr[i].p == &dq[i]);
+    }
   }
   /* the float field's adjoint is a float: checked exactly against the
      analytic gradient (a, b) -> (b (i+1), a (i+1)) */
