@@ -468,7 +468,10 @@ std::optional<Lane> Tracer::LaneOf(const Value *src, int64_t byte) const {
     return std::nullopt; // A value nothing is known of.
   MemoryTypes mt = types_.TypesAt(how.kind == LaneSource::Object ? src
                                                                  : how.ptr);
-  for (const auto &[o, t] : mt.at) {
+  for (const auto &entry : mt.at) {
+    // Not a structured binding: the lambda below captures `o` (C++20).
+    int64_t o = entry.first;
+    const BaseType &t = entry.second;
     if (o < 0 || t.kind != BaseType::Float || !t.fp)
       continue;
     int64_t w = int64_t(dl_.getTypeStoreSize(t.fp).getFixedValue());
@@ -557,7 +560,10 @@ std::string SplicedFloatBytes(
 static std::string CutFloat(const MemoryTypes &mt, int64_t lo, int64_t hi,
                             bool described, bool whole,
                             const DataLayout &dl) {
-  for (const auto &[o, t] : mt.at) {
+  for (const auto &entry : mt.at) {
+    // Not a structured binding: the lambda below captures `o` (C++20).
+    int64_t o = entry.first;
+    const BaseType &t = entry.second;
     if (o < 0 || t.kind != BaseType::Float || !t.fp)
       continue;
     int64_t w = int64_t(dl.getTypeStoreSize(t.fp).getFixedValue());

@@ -113,7 +113,9 @@ FieldsOfFixedCopy(const MemoryTypes &mt, uint64_t bytes, const DataLayout &dl) {
     return gap == 0 || gap < 4 || (gap < align && nextOffset % align == 0);
   };
   for (auto it = mt.at.begin(); it != mt.at.end(); ++it) {
-    const auto &[offset, t] = *it;
+    // Not a structured binding: lambdas below capture these (C++20).
+    int64_t offset = it->first;
+    const BaseType &t = it->second;
     // "Somewhere": a store at a variable index (r.v[i] = ...). Consistent
     // with the layout when a field of that very type is among those
     // copied (the array's elements); anything else is unknown.
