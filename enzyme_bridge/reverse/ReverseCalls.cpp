@@ -30,48 +30,15 @@ namespace autodiff {
 namespace {
 
 /// `void NAME(ptr dst_shadow, ptr src_shadow, i64 bytes)`: the adjoint of
-/// copying `bytes` of `elem` values: src' += dst'; dst' = 0, element-wise.
-Function *CopyAdjointHelper(Module &m, Type *elem) {
-  std::string name = "autodiff.copy.adjoint." +
-                     std::string(elem->isDoubleTy() ? "f64" : "f32");
-  if (Function *f = m.getFunction(name))
-    return f;
-  LLVMContext &c = m.getContext();
-  Type *ptr = PointerType::getUnqual(c);
-  Type *i64 = Type::getInt64Ty(c);
-  auto *f = Function::Create(FunctionType::get(Type::getVoidTy(c),
-                                               {ptr, ptr, i64}, false),
-                             GlobalValue::InternalLinkage, name, &m);
-  auto *entry = BasicBlock::Create(c, "entry", f);
-  auto *loop = BasicBlock::Create(c, "loop", f);
-  auto *done = BasicBlock::Create(c, "done", f);
-  IRBuilder<> b(entry);
-  uint64_t size = m.getDataLayout().getTypeAllocSize(elem);
-  Value *count = b.CreateUDiv(f->getArg(2), b.getInt64(size));
-  b.CreateCondBr(b.CreateICmpEQ(count, b.getInt64(0)), done, loop);
-  b.SetInsertPoint(loop);
-  PHINode *k = b.CreatePHI(i64, 2);
-  k->addIncoming(b.getInt64(0), entry);
-  Value *dst = b.CreateGEP(elem, f->getArg(0), k);
-  Value *src = b.CreateGEP(elem, f->getArg(1), k);
-  Value *d = b.CreateLoad(elem, dst);
-  b.CreateStore(Constant::getNullValue(elem), dst);
-  b.CreateStore(b.CreateFAdd(b.CreateLoad(elem, src), d), src);
-  Value *next = b.CreateAdd(k, b.getInt64(1));
-  k->addIncoming(next, loop);
-  b.CreateCondBr(b.CreateICmpEQ(next, count), done, loop);
-  b.SetInsertPoint(done);
-  b.CreateRetVoid();
-  return f;
-}
-
-/// `void NAME(ptr dst_shadow, ptr src_shadow, i64 bytes)`: the adjoint of
 /// copying `bytes` of records of `size` bytes whose floats are `fields`,
-/// record by record; a length that is not a whole number of records
-/// stops the program.
+/// record by record; with `whole`, a length that is not a whole number of
+/// records stops the program (otherwise the bytes past the last whole
+/// record move nothing).
 Function *RecordCopyAdjointHelper(Module &m, uint64_t size,
-                                  ArrayRef<CopiedField> fields) {
-  std::string name = "autodiff.copy.adjoint.r" + std::to_string(size);
+                                  ArrayRef<CopiedField> fields,
+                                  bool whole = true) {
+  std::string name = "autodiff.copy.adjoint." +
+                     std::string(whole ? "r" : "e") + std::to_string(size);
   for (const CopiedField &f : fields)
     if (f.type.kind == BaseType::Float)
       name += "." + std::to_string(f.offset) +
@@ -85,26 +52,30 @@ Function *RecordCopyAdjointHelper(Module &m, uint64_t size,
                                                {ptr, ptr, i64}, false),
                              GlobalValue::InternalLinkage, name, &m);
   auto *entry = BasicBlock::Create(c, "entry", f);
-  auto *whole = BasicBlock::Create(c, "whole", f);
-  auto *partial = BasicBlock::Create(c, "partial", f);
+  auto *whole_block = BasicBlock::Create(c, "whole", f);
   auto *loop = BasicBlock::Create(c, "loop", f);
   auto *done = BasicBlock::Create(c, "done", f);
   IRBuilder<> b(entry);
   Value *bytes = f->getArg(2);
-  b.CreateCondBr(b.CreateICmpEQ(b.CreateURem(bytes, b.getInt64(size)),
-                                b.getInt64(0)),
-                 whole, partial);
-  b.SetInsertPoint(partial);
-  EmitRuntimeAbort(b, "autodiff: a copy of records of " +
-                          std::to_string(size) +
-                          " bytes copied a part of a record; its adjoint "
-                          "cannot be moved\n");
-  b.SetInsertPoint(whole);
+  if (whole) {
+    auto *partial = BasicBlock::Create(c, "partial", f);
+    b.CreateCondBr(b.CreateICmpEQ(b.CreateURem(bytes, b.getInt64(size)),
+                                  b.getInt64(0)),
+                   whole_block, partial);
+    b.SetInsertPoint(partial);
+    EmitRuntimeAbort(b, "autodiff: a copy of records of " +
+                            std::to_string(size) +
+                            " bytes copied a part of a record; its adjoint "
+                            "cannot be moved\n");
+  } else {
+    b.CreateBr(whole_block);
+  }
+  b.SetInsertPoint(whole_block);
   Value *count = b.CreateUDiv(bytes, b.getInt64(size));
   b.CreateCondBr(b.CreateICmpEQ(count, b.getInt64(0)), done, loop);
   b.SetInsertPoint(loop);
   PHINode *k = b.CreatePHI(i64, 2);
-  k->addIncoming(b.getInt64(0), whole);
+  k->addIncoming(b.getInt64(0), whole_block);
   Value *at = b.CreateMul(k, b.getInt64(size));
   for (const CopiedField &fl : fields) {
     if (fl.type.kind != BaseType::Float)
@@ -122,6 +93,14 @@ Function *RecordCopyAdjointHelper(Module &m, uint64_t size,
   b.SetInsertPoint(done);
   b.CreateRetVoid();
   return f;
+}
+
+/// The adjoint of copying `bytes` of `elem` values: src' += dst'; dst' =
+/// 0, element-wise (records of one field).
+Function *CopyAdjointHelper(Module &m, Type *elem) {
+  BaseType t{BaseType::Float, elem};
+  return RecordCopyAdjointHelper(m, m.getDataLayout().getTypeAllocSize(elem),
+                                 {CopiedField{0, t}}, /*whole=*/false);
 }
 
 /// A copy of run-time length over arrays of records (`memcpy(d, s, n *
@@ -568,46 +547,39 @@ absl::Status ReverseEmitter::EmitTransferAdjoint(
                                    : RecordArrayFields(mt, primal_src,
                                                        primal_dst,
                                                        out_.getDataLayout())) {
-      Function *helper = RecordCopyAdjointHelper(
-          *out_.getParent(), records->first, records->second);
-      Value *bytes = rb_.CreateZExtOrTrunc(len, rb_.getInt64Ty());
-      if (!may_overlap) {
-        rb_.CreateCall(helper, {dst, src, bytes});
-        return absl::OkStatus();
-      }
-      FunctionCallee mallocFn = out_.getParent()->getOrInsertFunction(
-          "malloc", rb_.getPtrTy(), rb_.getInt64Ty());
-      FunctionCallee freeFn = out_.getParent()->getOrInsertFunction(
-          "free", rb_.getVoidTy(), rb_.getPtrTy());
-      Value *tmp = rb_.CreateCall(mallocFn, {bytes});
-      rb_.CreateMemCpy(tmp, MaybeAlign(), dst, MaybeAlign(), bytes);
-      rb_.CreateMemSet(dst, rb_.getInt8(0), bytes, MaybeAlign());
-      rb_.CreateCall(helper, {tmp, src, bytes});
-      rb_.CreateCall(freeFn, {tmp});
+      EmitCopyAdjointCall(RecordCopyAdjointHelper(*out_.getParent(),
+                                                  records->first,
+                                                  records->second),
+                          dst, src, len, may_overlap);
       return absl::OkStatus();
     }
     return Unsupported(call, "a memory copy of active data whose type is "
                              "mixed or unknown (type analysis: " +
                                  mt.ToString() + ")");
   }
-  if (may_overlap) {
-    // The buffers may overlap: take the destination's adjoint first.
-    FunctionCallee mallocFn = out_.getParent()->getOrInsertFunction(
-        "malloc", rb_.getPtrTy(), rb_.getInt64Ty());
-    FunctionCallee freeFn = out_.getParent()->getOrInsertFunction(
-        "free", rb_.getVoidTy(), rb_.getPtrTy());
-    Value *bytes = rb_.CreateZExtOrTrunc(len, rb_.getInt64Ty());
-    Value *tmp = rb_.CreateCall(mallocFn, {bytes});
-    rb_.CreateMemCpy(tmp, MaybeAlign(), dst, MaybeAlign(), bytes);
-    rb_.CreateMemSet(dst, rb_.getInt8(0), bytes, MaybeAlign());
-    rb_.CreateCall(CopyAdjointHelper(*out_.getParent(), elem),
-                   {tmp, src, bytes});
-    rb_.CreateCall(freeFn, {tmp});
-    return absl::OkStatus();
-  }
-  rb_.CreateCall(CopyAdjointHelper(*out_.getParent(), elem),
-                 {dst, src, rb_.CreateZExtOrTrunc(len, rb_.getInt64Ty())});
+  EmitCopyAdjointCall(CopyAdjointHelper(*out_.getParent(), elem), dst, src,
+                      len, may_overlap);
   return absl::OkStatus();
+}
+
+void ReverseEmitter::EmitCopyAdjointCall(Function *helper, Value *dst,
+                                         Value *src, Value *len,
+                                         bool may_overlap) {
+  Value *bytes = rb_.CreateZExtOrTrunc(len, rb_.getInt64Ty());
+  if (!may_overlap) {
+    rb_.CreateCall(helper, {dst, src, bytes});
+    return;
+  }
+  // The buffers may overlap: take the destination's adjoint first.
+  FunctionCallee mallocFn = out_.getParent()->getOrInsertFunction(
+      "malloc", rb_.getPtrTy(), rb_.getInt64Ty());
+  FunctionCallee freeFn = out_.getParent()->getOrInsertFunction(
+      "free", rb_.getVoidTy(), rb_.getPtrTy());
+  Value *tmp = rb_.CreateCall(mallocFn, {bytes});
+  rb_.CreateMemCpy(tmp, MaybeAlign(), dst, MaybeAlign(), bytes);
+  rb_.CreateMemSet(dst, rb_.getInt8(0), bytes, MaybeAlign());
+  rb_.CreateCall(helper, {tmp, src, bytes});
+  rb_.CreateCall(freeFn, {tmp});
 }
 
 absl::Status ReverseEmitter::VisitAllocationCall(CallBase &call, int kind) {

@@ -504,6 +504,11 @@ private:
   /// record type declares filled for a fixed-size copy.
   MemoryTypes CopiedTypes(llvm::Value *primal_dst, llvm::Value *primal_src,
                           llvm::ConstantInt *fixed_bytes);
+  /// Calls `helper(dst_shadow, src_shadow, bytes)`, through a temporary
+  /// copy of the destination's adjoints when the two may overlap.
+  void EmitCopyAdjointCall(llvm::Function *helper, llvm::Value *dst,
+                           llvm::Value *src, llvm::Value *len,
+                           bool may_overlap);
   void EmitFieldCopyAdjoint(llvm::Value *dst, llvm::Value *src,
                             llvm::ArrayRef<CopiedField> fields);
   /// sincos / sincosf and libdevice's __nv_sincos (ReverseCalls.cpp).
