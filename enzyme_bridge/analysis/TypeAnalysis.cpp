@@ -719,6 +719,17 @@ MemoryTypes TypeInfo::TypesOver(const Value *ptr, uint64_t bytes) const {
   return Materialize(it->second, p, bytes);
 }
 
+int64_t TypeInfo::RecordPeriodAt(const Value *ptr) const {
+  Place p = LocatePlace(ptr, f_->getDataLayout());
+  auto it = objects_.find(p.obj);
+  if (it == objects_.end() || it->second.period <= 0)
+    return 0;
+  int64_t period = it->second.period;
+  bool at_start = p.off >= 0 ? p.off % period == 0
+                             : p.period == period && p.phase == 0;
+  return at_start ? period : 0;
+}
+
 MemoryTypes TypeInfo::TypesAt(const Value *ptr, unsigned depth) const {
   Place p = LocatePlace(ptr, f_->getDataLayout());
   const Value *obj = p.obj;

@@ -122,6 +122,11 @@ public:
   /// record in the `bytes` from `ptr` on (a copy of several records).
   MemoryTypes TypesOver(const llvm::Value *ptr, uint64_t bytes) const;
 
+  /// The size of the records of an array of records indexed at run time
+  /// that `ptr` points at the start of one of (the step of `p[i].field`
+  /// accesses); 0 when unknown.
+  int64_t RecordPeriodAt(const llvm::Value *ptr) const;
+
   /// For a memcpy/memmove: InvalidArgument naming the instruction when the
   /// type of the copied memory cannot be deduced from either side.
   absl::Status CheckTransfer(const llvm::Instruction &transfer) const;

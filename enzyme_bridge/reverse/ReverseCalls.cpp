@@ -110,7 +110,7 @@ Function *CopyAdjointHelper(Module &m, Type *elem) {
 /// no record type is declared or the facts do not repeat with it.
 std::optional<std::pair<uint64_t, std::vector<CopiedField>>>
 RecordArrayFields(const MemoryTypes &mt, const Value *src, const Value *dst,
-                  const DataLayout &dl) {
+                  const TypeInfo &types, const DataLayout &dl) {
   uint64_t size = DeclaredRecordSize(src, dl);
   const Value *declared = src;
   if (uint64_t d = DeclaredRecordSize(dst, dl)) {
@@ -119,6 +119,14 @@ RecordArrayFields(const MemoryTypes &mt, const Value *src, const Value *dst,
     if (!size)
       declared = dst;
     size = d;
+  }
+  // Without a record type (rustc's byte layouts): the step at which the
+  // code indexes the records, if both sides agree.
+  if (!size) {
+    int64_t s = types.RecordPeriodAt(src), d = types.RecordPeriodAt(dst);
+    if (s > 0 && d > 0 && s != d)
+      return std::nullopt;
+    size = uint64_t(s > 0 ? s : d > 0 ? d : 0);
   }
   if (!size || !mt.periodic.empty())
     return std::nullopt;
@@ -545,7 +553,7 @@ absl::Status ReverseEmitter::EmitTransferAdjoint(
     }
     if (auto records = fixed_bytes ? std::nullopt
                                    : RecordArrayFields(mt, primal_src,
-                                                       primal_dst,
+                                                       primal_dst, *types_,
                                                        out_.getDataLayout())) {
       EmitCopyAdjointCall(RecordCopyAdjointHelper(*out_.getParent(),
                                                   records->first,

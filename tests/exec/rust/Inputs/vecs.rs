@@ -119,6 +119,33 @@ pub fn rows_and_copy(x: &[f64]) -> f64 {
     s + b[1] * b[2]
 }
 
+#[derive(Clone, Copy)]
+pub struct Rec {
+    pub x: f64,
+    pub id: u32,
+    pub w: f32,
+}
+
+#[no_mangle]
+pub fn records_clone(x: &[f64]) -> f64 {
+    // a Vec of records mixing f64, u32 and f32, cloned: one memcpy of
+    // run-time length; rustc declares no struct type, so the records'
+    // size is the step the code indexes them with
+    let v: Vec<Rec> = x
+        .iter()
+        .enumerate()
+        .map(|(i, &a)| Rec { x: a, id: i as u32, w: (i as f32) * 0.5 })
+        .collect();
+    let c = v.clone();
+    let mut s = 0.0;
+    for (i, p) in c.iter().enumerate() {
+        // (the f32 field carries no derivative: finite differences of
+        // f32 rounding would be noise)
+        s += p.x * p.x * (i as f64 + 1.0) + p.w as f64 * p.x * p.id as f64;
+    }
+    s
+}
+
 #[no_mangle]
 pub fn truncate_sum(x: &[f64]) -> f64 {
     let mut v = x.to_vec();

@@ -25,6 +25,7 @@ SLICE_ITEM(retain_pos)
 SLICE_ITEM(rev_iter)
 SLICE_ITEM(vec_of_vec)
 SLICE_ITEM(rows_and_copy)
+SLICE_ITEM(records_clone)
 SLICE_ITEM(windows_diff)
 SLICE_ITEM(truncate_sum)
 double extend_and_scale(const double *x, long n, double k);
@@ -75,6 +76,7 @@ int main(int argc, char **argv) {
   CHECK_ITEM(rev_iter, x);
   CHECK_ITEM(vec_of_vec, x);
   CHECK_ITEM(rows_and_copy, x);
+  CHECK_ITEM(records_clone, x);
   CHECK_ITEM(windows_diff, x);
   CHECK_ITEM(truncate_sum, x);
 
