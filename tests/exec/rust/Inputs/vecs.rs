@@ -147,6 +147,22 @@ pub fn records_clone(x: &[f64]) -> f64 {
 }
 
 #[no_mangle]
+pub fn records_rotate(x: &[f64]) -> f64 {
+    // the same records rotated in place (memmoves of run-time length)
+    let mut v: Vec<Rec> = x
+        .iter()
+        .enumerate()
+        .map(|(i, &a)| Rec { x: a, id: i as u32, w: 0.25 })
+        .collect();
+    v.rotate_left(3);
+    let mut s = 0.0;
+    for (i, p) in v.iter().enumerate() {
+        s += p.x * p.x * (i as f64 + 1.0) + p.w as f64 * p.x * p.id as f64;
+    }
+    s
+}
+
+#[no_mangle]
 pub fn truncate_sum(x: &[f64]) -> f64 {
     let mut v = x.to_vec();
     v.push(1.0);

@@ -26,6 +26,7 @@ SLICE_ITEM(rev_iter)
 SLICE_ITEM(vec_of_vec)
 SLICE_ITEM(rows_and_copy)
 SLICE_ITEM(records_clone)
+SLICE_ITEM(records_rotate)
 SLICE_ITEM(windows_diff)
 SLICE_ITEM(truncate_sum)
 double extend_and_scale(const double *x, long n, double k);
@@ -77,6 +78,7 @@ int main(int argc, char **argv) {
   CHECK_ITEM(vec_of_vec, x);
   CHECK_ITEM(rows_and_copy, x);
   CHECK_ITEM(records_clone, x);
+  CHECK_ITEM(records_rotate, x);
   CHECK_ITEM(windows_diff, x);
   CHECK_ITEM(truncate_sum, x);
 
