@@ -112,6 +112,13 @@ void LowerIndirectBranches(Function &out, const Function &f,
 
 } // namespace
 
+void EraseBody(Function &f) {
+  for (BasicBlock &bb : f)
+    bb.dropAllReferences();
+  while (!f.empty())
+    f.begin()->eraseFromParent();
+}
+
 ClonedPrimal ClonePrimalBody(const DiffRequest &r, Function &out) {
   const Function &f = *r.fn;
   ClonedPrimal cloned;

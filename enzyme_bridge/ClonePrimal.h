@@ -42,6 +42,10 @@ struct ClonedPrimal {
 /// derivative's linkage and attributes.
 ClonedPrimal ClonePrimalBody(const DiffRequest &r, llvm::Function &out);
 
+/// Erases `f`'s blocks, keeping its linkage, attributes and personality,
+/// so that its body can be made again (or replaced by another).
+void EraseBody(llvm::Function &f);
+
 } // namespace autodiff
 
 #endif // AUTODIFF_ENZYME_BRIDGE_CLONEPRIMAL_H

@@ -253,6 +253,11 @@ absl::Status ErrorAt(absl::StatusCode code, const llvm::Instruction &inst,
   return s;
 }
 
+std::string FirstLine(const absl::Status &s) {
+  std::string m(s.message());
+  return m.substr(0, m.find('\n'));
+}
+
 std::vector<std::string> SplitProblems(absl::string_view message) {
   std::vector<std::string> problems;
   llvm::SmallVector<llvm::StringRef, 8> lines;

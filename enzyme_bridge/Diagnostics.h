@@ -85,6 +85,10 @@ void ClearLastProblemInstruction();
 /// with their location records; the code is the first one's.
 absl::Status JoinProblems(llvm::ArrayRef<absl::Status> problems);
 
+/// The first line of `s`'s message (its first problem without the
+/// instruction line).
+std::string FirstLine(const absl::Status &s);
+
 /// The problems of a message: each starts on an unindented line and takes
 /// the indented lines that follow it.
 std::vector<std::string> SplitProblems(absl::string_view message);

@@ -1,6 +1,7 @@
 //===- enzyme_bridge/DerivativeCache.cpp - One derivative per request -----===//
 #include "enzyme_bridge/requests/DerivativeCache.h"
 
+#include "enzyme_bridge/ClonePrimal.h"
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/RuntimeAbort.h"
 #include "llvm/IR/IRBuilder.h"
@@ -146,6 +147,14 @@ absl::Status DerivativeCache::EmitBody(const DiffRequest &r, Function &f) {
   return EmitSplitDerivative(r, **a, **b, *this);
 }
 
+std::string CandidateStopMessage(const std::string &caller,
+                                 const std::string &callee,
+                                 const std::string &reason) {
+  return "autodiff: the derivative of `" + caller + "` called `" + callee +
+         "` through a function pointer, but `" + callee +
+         "` could not be differentiated: " + reason + "\n";
+}
+
 void DerivativeCache::NoteCaller(Function &f, Function &caller_derivative,
                                  bool speculative, const std::string &caller) {
   callers_[&f].push_back({&caller_derivative, speculative, caller});
@@ -200,20 +209,11 @@ bool DerivativeCache::StubSpeculative(const DiffRequest &r,
   }
   if (!recorded)
     return false;
-  std::string reason(s.message());
-  reason = reason.substr(0, reason.find('\n'));
   for (Function *f : made) {
-    for (BasicBlock &bb : *f)
-      bb.dropAllReferences();
-    while (!f->empty())
-      f->begin()->eraseFromParent();
+    EraseBody(*f);
     IRBuilder<> b(BasicBlock::Create(f->getContext(), "entry", f));
-    std::string primal = r.fn->getName().str();
-    EmitRuntimeAbort(b, "autodiff: the derivative of `" + caller +
-                            "` called `" +
-                            primal +
-                            "` through a function pointer, but `" + primal +
-                            "` could not be differentiated: " + reason + "\n");
+    EmitRuntimeAbort(b, CandidateStopMessage(caller, r.fn->getName().str(),
+                                             FirstLine(s)));
   }
   return true;
 }

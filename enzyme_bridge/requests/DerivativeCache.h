@@ -38,6 +38,12 @@ llvm::FunctionType *ForwardDerivativeType(const DiffRequest &r);
 /// is undefined behaviour.
 void CopyAbiParamAttrs(llvm::CallBase &call, const llvm::Function &callee);
 
+/// What the program prints when a derivative reaches, through a function
+/// pointer, a candidate whose derivative could not be made.
+std::string CandidateStopMessage(const std::string &caller,
+                                 const std::string &callee,
+                                 const std::string &reason);
+
 class DerivativeCache {
 public:
   explicit DerivativeCache(llvm::Module &m) : m_(m) {}

@@ -517,9 +517,7 @@ MemoryTypes ReverseEmitter::CopiedTypes(Value *primal_dst, Value *primal_src,
 absl::Status ReverseEmitter::EmitTransferAdjoint(
     Instruction &call, Value *primal_dst, Value *primal_src, Value *dst,
     Value *src, Value *len, bool may_overlap, ConstantInt *fixed_bytes) {
-  if (!types_)
-    types_.emplace(TypeInfo::Compute(out_));
-  MemoryTypes mt = CopiedTypes(primal_dst, primal_src, fixed_bytes);
+  MemoryTypes mt = CopiedTypes(primal_dst, primal_src, fixed_bytes); // Sets types_.
   Type *elem = nullptr;
   bool mixed = false, unknown = mt.Empty();
   for (auto &[offset, t] : mt.at) {

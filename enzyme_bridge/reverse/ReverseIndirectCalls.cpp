@@ -22,6 +22,7 @@
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "enzyme_bridge/rules/Rules.h"
 
+#include "enzyme_bridge/ClonePrimal.h"
 #include "enzyme_bridge/Diagnostics.h"
 #include "enzyme_bridge/requests/DerivativeCache.h"
 #include "enzyme_bridge/RuntimeAbort.h"
@@ -56,10 +57,14 @@ bool AddressUsedAsData(const Function &f) {
 /// candidate whose inlined body they hold.
 constexpr const char *kCandidateMetadata = "autodiff.candidate";
 
-/// The first line of a status's message.
-std::string FirstLine(const absl::Status &s) {
-  std::string m(s.message());
-  return m.substr(0, m.find('\n'));
+/// The candidate whose dispatch arm `bb` belongs to (as tagged by
+/// ReverseEmitter::TagDispatchArms), or null.
+Function *ArmCandidate(const BasicBlock &bb) {
+  const Instruction *term = bb.getTerminator();
+  MDNode *md = term ? term->getMetadata(kCandidateMetadata) : nullptr;
+  return md ? dyn_cast<Function>(
+                  cast<ValueAsMetadata>(md->getOperand(0))->getValue())
+            : nullptr;
 }
 
 /// Replaces `call` by `if (fp == c1) c1(args) else if ... else trap`. An
@@ -106,13 +111,8 @@ void Dispatch(CallBase &call, ArrayRef<Function *> candidates,
     tb.CreateCondBr(same, target, next);
     IRBuilder<> cb(target);
     if (excluded && excluded->count(cand)) {
-      EmitRuntimeAbort(
-          cb, "autodiff: the derivative of `" + primal + "` called `" +
-                  cand->getName().str() +
-                  "` through a function pointer, but `" +
-                  cand->getName().str() +
-                  "` could not be differentiated: " + excluded->lookup(cand) +
-                  "\n");
+      EmitRuntimeAbort(cb, CandidateStopMessage(primal, cand->getName().str(),
+                                                excluded->lookup(cand)));
       test = next;
       continue;
     }
@@ -221,11 +221,7 @@ void ReverseEmitter::TagDispatchArms(bool tag) {
 }
 
 Function *ReverseEmitter::DispatchArmCandidate(const Instruction &i) const {
-  const Instruction *term = i.getParent()->getTerminator();
-  MDNode *md = term ? term->getMetadata(kCandidateMetadata) : nullptr;
-  return md ? dyn_cast<Function>(
-                  cast<ValueAsMetadata>(md->getOperand(0))->getValue())
-            : nullptr;
+  return ArmCandidate(*i.getParent());
 }
 
 void ReverseEmitter::NoteModuleCallCaller(CallBase &call,
@@ -240,7 +236,6 @@ absl::Status RunExcludingFailedCandidates(
     Function &out, function_ref<absl::Status(const ExcludedCandidates &)> attempt) {
   constexpr unsigned kMaxExcluded = 8;
   ExcludedCandidates excluded;
-  unsigned kind = out.getContext().getMDKindID(kCandidateMetadata);
   for (;;) {
     ClearLastProblemInstruction();
     absl::Status st = attempt(excluded);
@@ -252,20 +247,11 @@ absl::Status RunExcludingFailedCandidates(
     if (!at || at->getFunction() != &out ||
         st.message().substr(0, DescribePlace(*at).size()) != DescribePlace(*at))
       return st;
-    Instruction *term = at->getParent()->getTerminator();
-    MDNode *md = term ? term->getMetadata(kind) : nullptr;
-    auto *cand = md ? dyn_cast<Function>(
-                          cast<ValueAsMetadata>(md->getOperand(0))->getValue())
-                    : nullptr;
-    // (The candidate's arm as tagged by ReverseEmitter::TagDispatchArms.)
+    Function *cand = ArmCandidate(*at->getParent());
     if (!cand || excluded.count(cand))
       return st;
     excluded.insert({cand, FirstLine(st)});
-    // Start again from an empty body.
-    for (BasicBlock &bb : out)
-      bb.dropAllReferences();
-    while (!out.empty())
-      out.begin()->eraseFromParent();
+    EraseBody(out); // Start again from an empty body.
   }
 }
 
