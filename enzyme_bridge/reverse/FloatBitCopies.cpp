@@ -3,6 +3,7 @@
 
 #include "enzyme_bridge/analysis/BitCopies.h"
 #include "enzyme_bridge/analysis/TypeAnalysis.h"
+#include "enzyme_bridge/reverse/MixedBitCopies.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Constants.h"
@@ -194,12 +195,29 @@ unsigned RetypeFloatBitCopies(Function &f) {
   TypeInfo types = TypeInfo::Compute(f);
   const DataLayout &dl = f.getDataLayout();
   SmallVector<std::pair<const BitCopyWeb *, Type *>, 8> chosen;
+  // Decided before anything changes: the analysis describes the body as it
+  // was.
+  SmallVector<const BitCopyWeb *, 8> others;
   for (const BitCopyWeb &w : webs)
     if (Type *t = WebFloatType(w, types, dl))
       chosen.push_back({&w, t});
+    else
+      others.push_back(&w);
+  // Cut by what is known without counting integer copies as evidence: a
+  // float that this function only copies would otherwise be taken for an
+  // integer field, and its adjoint lost.
+  std::vector<MixedCopySplit> splits;
+  if (!others.empty()) {
+    TypeInfo strict = TypeInfo::Compute(f, /*guess_copies=*/false);
+    for (const BitCopyWeb *w : others)
+      if (std::optional<MixedCopySplit> s = PlanMixedCopySplit(*w, strict))
+        splits.push_back(std::move(*s));
+  }
   for (auto &[w, t] : chosen)
     Retyper(*w, t).Run();
-  return chosen.size();
+  for (const MixedCopySplit &s : splits)
+    SplitMixedCopy(s);
+  return chosen.size() + splits.size();
 }
 
 } // namespace autodiff

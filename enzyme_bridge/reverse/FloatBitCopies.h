@@ -19,8 +19,10 @@ namespace autodiff {
 
 /// Retypes each bit-copy web of `f` whose memory the type analysis finds to
 /// hold one floating-point type at every lane (and nothing else on any of
-/// its sides); webs over integers, pointers, mixed or unknown memory stay.
-/// Returns the number of webs retyped.
+/// its sides), and cuts those over records mixing float fields with
+/// integer fields or padding into one copy per field (MixedBitCopies.h);
+/// webs over integers, pointers or unknown memory stay. Returns the number
+/// of webs retyped or cut.
 unsigned RetypeFloatBitCopies(llvm::Function &f);
 
 } // namespace autodiff

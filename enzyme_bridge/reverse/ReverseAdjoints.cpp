@@ -19,6 +19,7 @@
 #include "enzyme_bridge/rules/RuleExpr.h"
 #include "enzyme_bridge/rules/Rules.h"
 #include "enzyme_bridge/analysis/TypeAnalysis.h"
+#include "enzyme_bridge/reverse/MixedBitCopies.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "support/StatusMacros.h"
 
@@ -388,9 +389,27 @@ static bool IsCopiedBits(Value *v, unsigned depth = 0) {
   return false;
 }
 
+const TypeInfo &ReverseEmitter::StrictTypes() {
+  if (!strict_types_)
+    strict_types_.emplace(TypeInfo::Compute(out_, /*guess_copies=*/false));
+  return *strict_types_;
+}
+
+bool ReverseEmitter::StrictlyInteger(const Value *ptr, int64_t size) {
+  MemoryTypes strict = StrictTypes().TypesAt(ptr);
+  for (int64_t off = 0; off < size; ++off)
+    if (strict.KindOfAccessedByte(off) != BaseType::Integer)
+      return false;
+  return size > 0;
+}
+
 absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
                                               Type *ty) {
   if (!ty->isIntOrIntVectorTy() || !shadows_.count(ptr))
+    return absl::OkStatus();
+  // The integer fields and padding of a record copy cut field by field:
+  // the cut found which bytes hold floats.
+  if (IsRecordIntegerBytes(i))
     return absl::OkStatus();
   bool copy = isa<LoadInst>(i) ? IsMovedBits(&i, cache_stores_)
                                : IsCopiedBits(cast<StoreInst>(i).getValueOperand());
@@ -415,9 +434,11 @@ absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
   bool declared = size >= 4 && DeclaredIntegerBytes(ptr, size, dl);
   // A pointer walking an object (a phi over `gep %p, 8`): the access itself
   // says Integer, but the object it walks may hold floats anywhere (unless
-  // it walks records whose type declares these bytes integer).
+  // it walks records whose type declares these bytes integer, or whose
+  // integer field here is used as a number: a sort key compared, which
+  // the analysis sees without counting copies).
   SmallVector<const Value *, 4> objects;
-  if (!declared)
+  if (!declared && !StrictlyInteger(ptr, size))
     getUnderlyingObjects(ptr, objects);
   for (const Value *o : objects) {
     // Null (an empty std::vector's begin) holds nothing.
@@ -443,9 +464,7 @@ absl::Status ReverseEmitter::CheckNoFloatBits(Instruction &i, Value *ptr,
   // view of memory nothing here uses otherwise) is no evidence: the words
   // may be a caller's doubles.
   if (known && size >= 4) {
-    if (!strict_types_)
-      strict_types_.emplace(TypeInfo::Compute(out_, /*guess_copies=*/false));
-    MemoryTypes strict = strict_types_->TypesAt(ptr);
+    MemoryTypes strict = StrictTypes().TypesAt(ptr);
     known = false;
     for (int64_t off = 0; off < size; ++off)
       known |= strict.KindOfAccessedByte(off) != BaseType::Unknown;

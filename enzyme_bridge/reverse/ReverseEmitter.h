@@ -539,6 +539,11 @@ private:
       llvm::ArrayRef<std::pair<llvm::PHINode *, llvm::PHINode *>> phis);
   absl::Status CheckNoFloatBits(llvm::Instruction &i, llvm::Value *ptr,
                                 llvm::Type *ty);
+  /// The analysis without integer copies' own types (strict_types_).
+  const TypeInfo &StrictTypes();
+  /// Whether, by StrictTypes, every byte of the `size` bytes at `ptr` is an
+  /// integer.
+  bool StrictlyInteger(const llvm::Value *ptr, int64_t size);
   bool Active(const llvm::Value *v) const { return activity_->IsActive(v); }
   absl::Status Unsupported(llvm::Instruction &i, const std::string &what);
 

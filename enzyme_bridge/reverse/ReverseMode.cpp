@@ -19,6 +19,8 @@
 #include "enzyme_bridge/reverse/DynamicAllocas.h"
 #include "enzyme_bridge/reverse/FloatBitCopies.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
+#include "enzyme_bridge/reverse/SelfCopies.h"
+#include "enzyme_bridge/reverse/UnpackedLoads.h"
 #include "enzyme_bridge/rules/BlasRules.h"
 #include "enzyme_bridge/rules/Rules.h"
 #include "enzyme_bridge/GpuKernels.h"
@@ -405,6 +407,8 @@ void ReverseEmitter::PrepareBody() {
   // they need no shadow, tape or type analysis.
   ScalarReplaceSlots(out_);
   PutAddressesInBase(out_);
+  RemoveSelfCopies(out_);
+  SplitUnpackedLoads(out_);
   RetypeFloatBitCopies(out_);
   if (!IsGpuModule(*out_.getParent()))
     MoveDynamicAllocasToHeap(out_);
