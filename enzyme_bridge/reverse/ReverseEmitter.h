@@ -137,6 +137,11 @@ absl::Status RunExcludingFailedCandidates(
 /// constant memory (ReverseEmitter::ConstantMemorySink).
 inline constexpr const char *kConstantSinkMetadata = "autodiff.constant_sink";
 
+/// Whether shadow `v` only absorbs adjoints: the sink arena of constant
+/// arguments and inactive pointers, or the zeroed global standing for a
+/// constant global. Pointers loaded through it are null.
+bool IsSinkShadow(const llvm::Value *v);
+
 class ReverseEmitter : public llvm::InstVisitor<ReverseEmitter, absl::Status> {
 public:
   /// `split`: the derivative will be cut into an augmented forward sweep and
@@ -229,6 +234,9 @@ private:
   /// Whether `p` points into the memory of a pointer argument that has no
   /// shadow (passed as constant): the caller wants no adjoint for it.
   bool InConstantArgument(llvm::Value *p);
+  /// Whether JoinedShadow(p) is (or would be) a sink (IsSinkShadow), without
+  /// making the sink arena.
+  bool SinkOnly(llvm::Value *p);
   /// The shadow of an inactive part of an aggregate or vector: the sink
   /// for a pointer, null otherwise.
   llvm::Value *InactivePartShadow(llvm::Type *t);

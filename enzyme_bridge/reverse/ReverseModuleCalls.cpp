@@ -162,7 +162,13 @@ ReverseEmitter::ModuleCallRequest(CallBase &call, Function &callee) {
         callee.hasParamAttribute(k, Attribute::StructRet))
       return Unsupported(call, "a call kept as a call (recursive) to " +
                                    name + " with a byval or sret parameter");
-    if (t->isPointerTy() && JoinedShadow(a))
+    // A pointer whose shadow is the sink (into a constant argument or
+    // global, or inactive) is constant for the callee too: passed the
+    // sink, a callee following pointers stored in that memory would follow
+    // the null shadows loaded from it (a constant tree walked recursively).
+    if (t->isPointerTy() && SinkOnly(a))
+      act = ArgActivity::Const;
+    else if (t->isPointerTy() && JoinedShadow(a))
       act = ArgActivity::Dup;
     else if (HoldsFloat(t) && !ContainsPointer(t) && !isa<Constant>(a) &&
              Active(a))

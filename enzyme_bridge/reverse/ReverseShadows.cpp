@@ -153,6 +153,14 @@ Value *ReverseEmitter::ConstantMemorySink(Value *v) {
   return sink;
 }
 
+bool IsSinkShadow(const Value *v) {
+  if (const auto *g = dyn_cast<GlobalVariable>(v))
+    return g->getMetadata(kConstantSinkMetadata) != nullptr;
+  const auto *call = dyn_cast<CallBase>(v);
+  const Function *f = call ? call->getCalledFunction() : nullptr;
+  return f && f->getName() == "__autodiff_sink_shadow";
+}
+
 Value *ReverseEmitter::JoinedShadow(Value *p) {
   if (Value *s = KnownShadow(p))
     return s;
@@ -170,6 +178,15 @@ Value *ReverseEmitter::JoinedShadow(Value *p) {
       i && i->getType()->isPointerTy() && !Active(i))
     return SinkShadow();
   return nullptr;
+}
+
+bool ReverseEmitter::SinkOnly(Value *p) {
+  if (Value *s = KnownShadow(p))
+    return IsSinkShadow(s);
+  if (InConstantArgument(p))
+    return true;
+  auto *i = dyn_cast<Instruction>(p);
+  return i && i->getType()->isPointerTy() && !Active(i);
 }
 
 bool ReverseEmitter::InConstantArgument(Value *p) {
