@@ -265,6 +265,15 @@ absl::Status ReverseEmitter::visitCallBase(CallBase &call) {
         return ContainsPointer(a->getType());
       }))
     return absl::OkStatus();
+  // An intrinsic turning floats into an integer (`llvm.fptosi.sat`, which
+  // Rust's `as` casts become, `llvm.lrint`, `llvm.is.fpclass`): no
+  // derivative comes out, none flows back.
+  if (isa<IntrinsicInst>(call) && call.doesNotAccessMemory() &&
+      call.getType()->isIntOrIntVectorTy() &&
+      all_of(call.args(), [](Value *a) {
+        return a->getType()->isFPOrFPVectorTy() || isa<ConstantInt>(a);
+      }))
+    return absl::OkStatus();
   if (callee && callee->isDeclaration() && IsSincos(*callee))
     return VisitSincos(call);
   if (callee && callee->isDeclaration() &&

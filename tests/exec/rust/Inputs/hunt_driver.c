@@ -44,6 +44,8 @@ double r_splice(const double *x, long n, double *dx, long dn, double *y, long m,
                 long dm, double dret);
 double r_flip(double *x, long n, double *dx, long dn, double dret);
 double r_spring4(const double *a, double *da, const params *p, params *dp, double dret);
+double binned(const double *x, long n);
+double r_binned(const double *x, long n, double *dx, long dn, double dret);
 __attribute__((weak)) double r_bins(const double *x, long n, double *dx, long dn, double dret);
 
 struct ctx { long n; const double *p[3]; double s[4]; };
@@ -234,6 +236,16 @@ int main(int argc, char **argv) {
     CHECK_CLOSE(flip(xs, 7), r_flip(x, 7, dx, 7, 0.75));
     for (int i = 0; i < 7; ++i) CHECK_CLOSE(xs[i], x[i]);
     check_grad(flip_F, &zc, v, 7, dx, 0.75);
+  }
+  /* float-to-integer `as` casts of active values: d/dv = 2 v (k + 1) + u % 3
+     (inputs away from the bins' edges) */
+  {
+    double v[6] = {0.2, -0.55, 1.1, 0.9, -1.4, 0.45}, dv[6] = {0};
+    CHECK_CLOSE(binned(v, 6), r_binned(v, 6, dv, 6, 1.25));
+    for (int i = 0; i < 6; ++i) {
+      double k = floor(v[i] * 3.0), u = (double)((long)(fabs(v[i]) * 2.0) % 3);
+      CHECK_CLOSE(1.25 * (2 * v[i] * (k + 1) + u), dv[i]);
+    }
   }
   /* &[f64; 4] and &Params in the signature: one pointer each */
   {
