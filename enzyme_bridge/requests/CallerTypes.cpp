@@ -32,10 +32,16 @@ bool Tells(int64_t off, const BaseType &b, const MemoryTypes &callee) {
 std::string PointerTypeString(const MemoryTypes &pointee,
                               const MemoryTypes &callee) {
   std::string s = "{[-1]:Pointer";
+  auto every = pointee.at.find(-1);
   for (const auto &[off, b] : pointee.at) {
     // Not what lies before the pointer: a recursion on `x + 1` would ask
     // for a new derivative at each depth.
     if (off < -1 || (b.kind != BaseType::Float && !Tells(off, b, callee)))
+      continue;
+    // Nor what "every offset" says already (a double array the caller
+    // also writes at a constant index): the same recursion would see that
+    // index move at each depth.
+    if (off >= 0 && every != pointee.at.end() && every->second == b)
       continue;
     s += ", [-1," + std::to_string(off) + "]:" + b.ToString();
   }
