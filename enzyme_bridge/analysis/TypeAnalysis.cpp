@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <numeric>
+#include <tuple>
 
 using namespace llvm;
 
@@ -730,6 +731,65 @@ int64_t TypeInfo::RecordPeriodAt(const Value *ptr) const {
   return at_start ? period : 0;
 }
 
+/// Pointer loads and stored pointers by the field of memory they go
+/// through: (object, offset) for a field at a known offset, (object,
+/// period, phase) for a field of records indexed at run time.
+struct TypeInfo::FieldIndex {
+  using Key = std::tuple<const Value *, int64_t, int64_t, int64_t>;
+  std::map<Key, SmallVector<const Value *, 4>> pointers;
+
+  /// The key of field `p`, or nullopt where it is not one field.
+  static std::optional<Key> KeyOf(const Place &p) {
+    if (p.off >= 0)
+      return Key{p.obj, p.off, 0, 0};
+    if (p.period > 0)
+      return Key{p.obj, -1, p.period, p.phase};
+    return std::nullopt;
+  }
+
+  explicit FieldIndex(const Function &f) {
+    const DataLayout &dl = f.getDataLayout();
+    for (const Instruction &i : instructions(f)) {
+      const Value *addr = nullptr, *pointer = nullptr;
+      if (const auto *l = dyn_cast<LoadInst>(&i)) {
+        addr = l->getPointerOperand();
+        pointer = l;
+      } else if (const auto *st = dyn_cast<StoreInst>(&i)) {
+        addr = st->getPointerOperand();
+        pointer = st->getValueOperand();
+      }
+      if (!pointer || !pointer->getType()->isPointerTy())
+        continue;
+      if (std::optional<Key> k = KeyOf(LocatePlace(addr, dl)))
+        pointers[*k].push_back(pointer);
+    }
+  }
+};
+
+MemoryTypes TypeInfo::SameFieldTypes(const LoadInst &load, int64_t off,
+                                     unsigned depth) const {
+  MemoryTypes out;
+  const DataLayout &dl = f_->getDataLayout();
+  std::optional<FieldIndex::Key> key =
+      FieldIndex::KeyOf(LocatePlace(load.getPointerOperand(), dl));
+  if (!key)
+    return out;
+  if (!fields_)
+    fields_ = std::make_shared<FieldIndex>(*f_);
+  auto it = fields_->pointers.find(*key);
+  if (it == fields_->pointers.end())
+    return out;
+  for (const Value *other : it->second) {
+    if (other == &load || isa<Constant>(LocatePlace(other, dl).obj))
+      continue;
+    for (const auto &[o, b] : TypesAt(other, depth + 1).at)
+      out.Add(o < 0 || off < 0 ? -1 : o - off, b);
+  }
+  if (any_of(out.at, [](auto &e) { return e.second.kind == BaseType::Anything; }))
+    return MemoryTypes();
+  return out;
+}
+
 MemoryTypes TypeInfo::TypesAt(const Value *ptr, unsigned depth) const {
   Place p = LocatePlace(ptr, f_->getDataLayout());
   const Value *obj = p.obj;
@@ -758,6 +818,12 @@ MemoryTypes TypeInfo::TypesAt(const Value *ptr, unsigned depth) const {
       return MemoryTypes();
     return out;
   }
+  // A pointer loaded from memory, of which nothing is known (a
+  // std::vector's buffer read from a vector that itself lives in memory,
+  // to be moved by its growth): what is known of the pointers loaded from
+  // or stored into the same field (the loop that reads the elements).
+  if (const auto *load = dyn_cast<LoadInst>(obj); depth == 0 && load)
+    return SameFieldTypes(*load, off, depth);
   // Nothing is known of a pointer phi or select itself (an lcssa phi of a
   // pointer that walked an array, read through only inside the loop):
   // what is known of the pointers it chooses from, joined.

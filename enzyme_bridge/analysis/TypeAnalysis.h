@@ -26,6 +26,7 @@ class DataLayout;
 class Function;
 class Instruction;
 class LLVMContext;
+class LoadInst;
 class Type;
 class Value;
 class raw_ostream;
@@ -135,9 +136,17 @@ public:
 
 private:
   MemoryTypes TypesAt(const llvm::Value *ptr, unsigned depth) const;
+  /// What is known of the pointers loaded from, or stored into, the field
+  /// `load` reads its pointer from (FieldPointers).
+  MemoryTypes SameFieldTypes(const llvm::LoadInst &load, int64_t off,
+                             unsigned depth) const;
+  struct FieldIndex;
   const llvm::Function *f_ = nullptr;
   /// Facts per underlying object, offsets relative to the object.
   llvm::MapVector<const llvm::Value *, MemoryTypes> objects_;
+  /// Pointer loads and stored pointers by the field they go through, made
+  /// on first need.
+  mutable std::shared_ptr<FieldIndex> fields_;
 };
 
 /// The type analyses of several functions, each computed on first need.
