@@ -16,18 +16,23 @@ namespace {
 /// reach).
 constexpr unsigned kMaxWebValues = 64;
 
-bool IsBitsType(Type *t) {
+bool IsBitsType(Type *t, bool floats) {
+  if (floats)
+    return t->isDoubleTy() || t->isFloatTy();
   Type *s = t->getScalarType();
   return s->isIntegerTy() && s->getIntegerBitWidth() >= 8 &&
          s->getIntegerBitWidth() % 8 == 0;
 }
 
-/// A value that may belong to a web of type `t`.
-bool IsWebValue(const Value *v, Type *t) {
+/// A value that may belong to a web of type `t` (of floats: loads, phis
+/// and selects only).
+bool IsWebValue(const Value *v, Type *t, bool floats) {
   if (v->getType() != t)
     return false;
   if (const auto *l = dyn_cast<LoadInst>(v))
     return !l->isAtomic();
+  if (floats)
+    return isa<PHINode>(v) || isa<SelectInst>(v);
   if (const auto *bc = dyn_cast<BitCastInst>(v))
     return bc->getSrcTy()->isFPOrFPVectorTy();
   return isa<PHINode>(v) || isa<SelectInst>(v) || isa<ShuffleVectorInst>(v);
@@ -35,8 +40,8 @@ bool IsWebValue(const Value *v, Type *t) {
 
 class WebBuilder {
 public:
-  explicit WebBuilder(SmallPtrSetImpl<const Value *> &claimed)
-      : claimed_(claimed) {}
+  WebBuilder(SmallPtrSetImpl<const Value *> &claimed, bool floats)
+      : claimed_(claimed), floats_(floats) {}
 
   /// Grows the web of `seed`; false when a value is used as a number or
   /// comes from something that is not a copy.
@@ -77,7 +82,7 @@ private:
         return false;
       if (isa<Constant>(op))
         continue;
-      if (!IsWebValue(op, web_.type))
+      if (!IsWebValue(op, web_.type, floats_))
         return false;
       Add(cast<Instruction>(op));
     }
@@ -94,7 +99,7 @@ private:
         continue;
       }
       if (auto *bc = dyn_cast<BitCastInst>(u)) {
-        if (!bc->getType()->isFPOrFPVectorTy())
+        if (floats_ || !bc->getType()->isFPOrFPVectorTy())
           return false;
         if (to_float_.insert(bc).second)
           web_.to_float.push_back(bc);
@@ -103,7 +108,8 @@ private:
       if (auto *sel = dyn_cast<SelectInst>(u))
         if (sel->getCondition() == &v)
           return false;
-      if (!IsWebValue(u, web_.type) || isa<LoadInst>(u) || isa<BitCastInst>(u))
+      if (!IsWebValue(u, web_.type, floats_) || isa<LoadInst>(u) ||
+          isa<BitCastInst>(u))
         return false;
       Add(cast<Instruction>(u));
     }
@@ -111,6 +117,7 @@ private:
   }
 
   SmallPtrSetImpl<const Value *> &claimed_;
+  bool floats_;
   BitCopyWeb web_;
   SmallPtrSet<const Value *, 16> seen_;
   SmallPtrSet<const StoreInst *, 8> stores_;
@@ -120,15 +127,15 @@ private:
 
 } // namespace
 
-std::vector<BitCopyWeb> FindBitCopyWebs(const Function &f) {
+std::vector<BitCopyWeb> FindBitCopyWebs(const Function &f, bool floats) {
   std::vector<BitCopyWeb> webs;
   SmallPtrSet<const Value *, 32> claimed;
   for (const Instruction &ci : instructions(f)) {
     auto &i = const_cast<Instruction &>(ci);
-    if (!IsBitsType(i.getType()) || !IsWebValue(&i, i.getType()) ||
-        claimed.count(&i))
+    if (!IsBitsType(i.getType(), floats) ||
+        !IsWebValue(&i, i.getType(), floats) || claimed.count(&i))
       continue;
-    WebBuilder b(claimed);
+    WebBuilder b(claimed, floats);
     if (b.Grow(&i))
       webs.push_back(b.Take());
   }

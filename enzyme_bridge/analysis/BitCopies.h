@@ -44,7 +44,11 @@ struct BitCopyWeb {
 };
 
 /// The bit-copy webs of `f` that touch memory (have a load or a store).
-std::vector<BitCopyWeb> FindBitCopyWebs(const llvm::Function &f);
+/// With `floats`: webs of double or float values instead (loads, phis,
+/// selects and stores only), which move bits just as well: a record
+/// copied through a `double` temporary.
+std::vector<BitCopyWeb> FindBitCopyWebs(const llvm::Function &f,
+                                        bool floats = false);
 
 } // namespace autodiff
 

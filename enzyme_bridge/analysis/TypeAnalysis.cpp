@@ -324,9 +324,9 @@ public:
   Builder(const Function &f,
           MapVector<const Value *, MemoryTypes> &objects,
           CalleeFacts *callees = nullptr, unsigned depth = 0,
-          bool guess_copies = true)
+          bool guess_copies = true, bool float_moves = false)
       : f_(f), dl_(f.getDataLayout()), objects_(objects), callees_(callees),
-        depth_(depth), guess_copies_(guess_copies) {}
+        depth_(depth), guess_copies_(guess_copies), float_moves_(float_moves) {}
 
   bool AddAccess(const Value *ptr, Type *t, BaseType tbaa) {
     Place at = LocatePlace(ptr, dl_);
@@ -465,6 +465,10 @@ public:
     // joined like a memory transfer's, and an access is typed by its own
     // integer type only where nothing else describes its bytes.
     std::vector<BitCopyWeb> webs = FindBitCopyWebs(f_);
+    if (float_moves_) {
+      std::vector<BitCopyWeb> moves = FindBitCopyWebs(f_, /*floats=*/true);
+      webs.insert(webs.end(), moves.begin(), moves.end());
+    }
     SmallPtrSet<const Instruction *, 16> copies;
     std::vector<CopySides> joined;
     // (An integer TBAA tag on a copy names the type the code moves the
@@ -502,7 +506,7 @@ public:
       const Value *ptr = getLoadStorePointerOperand(i);
       Type *t = getLoadStoreType(const_cast<Instruction *>(i));
       if (!Describes(ptr, dl_.getTypeStoreSize(t)) &&
-          (guess_copies_ || DeclaresInteger(*i)))
+          (guess_copies_ || t->isFloatingPointTy() || DeclaresInteger(*i)))
         typed |= AddAccess(ptr, t, BaseType());
     }
     if (typed)
@@ -671,6 +675,10 @@ private:
   /// integer type (the analysis everyone uses), or left unknown (what
   /// reverse mode asks before trusting such a copy to move no floats).
   bool guess_copies_;
+  /// Whether moves of doubles and floats (loads, phis, selects, stores,
+  /// nothing computed) count as copies too, typed by their own type only
+  /// where nothing else describes their bytes.
+  bool float_moves_;
 };
 
 } // namespace
@@ -705,6 +713,16 @@ TypeInfo TypeInfo::Compute(const Function &f, bool guess_copies) {
   info.f_ = &f;
   CalleeFacts callees;
   Builder(f, info.objects_, &callees, 0, guess_copies).Run();
+  return info;
+}
+
+TypeInfo TypeInfo::ComputeBesideFloatMoves(const Function &f) {
+  TypeInfo info;
+  info.f_ = &f;
+  CalleeFacts callees;
+  Builder(f, info.objects_, &callees, 0, /*guess_copies=*/true,
+          /*float_moves=*/true)
+      .Run();
   return info;
 }
 

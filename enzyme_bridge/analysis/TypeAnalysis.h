@@ -112,6 +112,10 @@ public:
   /// else describes, not even a struct declaring the field integer, leave
   /// their memory unknown instead of typing it as their integer type.
   static TypeInfo Compute(const llvm::Function &f, bool guess_copies = true);
+  /// Compute, with moves of doubles and floats that nothing computes with
+  /// (BitCopies.h) taken for copies: what the rest of the code says of the
+  /// memory such a move goes through.
+  static TypeInfo ComputeBesideFloatMoves(const llvm::Function &f);
 
   /// The memory types of the object `ptr` points into, with offsets
   /// relative to `ptr` itself.

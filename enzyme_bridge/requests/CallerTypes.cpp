@@ -14,15 +14,19 @@ namespace autodiff {
 namespace {
 
 /// Whether the caller's fact `b` at `off` tells the callee something: a
-/// float where the callee knows none, or conflicting uses (a float of the
+/// float where the callee knows none or another one (two floats the
+/// callee moves as one double), or conflicting uses (a float of the
 /// caller's joined with the callee's own integer writes) where the callee
 /// sees an integer only (`unsigned u; memcpy(&u, f, 4); u += 1 << 23;` on
-/// the caller's float).
+/// the caller's float) or a float only (a `{float; int}` record the callee
+/// moves as one double).
 bool Tells(int64_t off, const BaseType &b, const MemoryTypes &callee) {
-  BaseType::Kind own = callee.Lookup(off).kind;
-  return off >= -1 && ((b.kind == BaseType::Float && own != BaseType::Float) ||
-                       (b.kind == BaseType::Anything && off >= 0 &&
-                        own == BaseType::Integer));
+  BaseType own = callee.Lookup(off);
+  return off >= -1 &&
+         ((b.kind == BaseType::Float &&
+           (own.kind != BaseType::Float || own.fp != b.fp)) ||
+          (b.kind == BaseType::Anything && off >= 0 &&
+           (own.kind == BaseType::Integer || own.kind == BaseType::Float)));
 }
 
 /// `{[-1]:Pointer, [-1,0]:Float@double, ...}` for a pointer to what the

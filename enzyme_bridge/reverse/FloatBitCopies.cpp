@@ -188,7 +188,66 @@ private:
 
 } // namespace
 
+/// Whether the memory a move of `bytes` bytes of floating-point type `t`
+/// reads or writes at `ptr` holds, by `types`, another layout: another
+/// float type where it starts, or anything further in (a `{float; int}`
+/// record or two floats moved as one double). Integers, pointers or
+/// conflicting uses where it starts are no such evidence (a union, or
+/// std::function's storage, holding the double among other things).
+static bool HoldsOtherLayout(const TypeInfo &types, const Value *ptr, Type *t,
+                             uint64_t bytes) {
+  MemoryTypes mt = types.TypesAt(ptr);
+  BaseType first = mt.Lookup(0);
+  if (first.kind == BaseType::Float && first.fp != t)
+    return true;
+  return any_of(mt.at, [&](const auto &e) {
+    return e.first > 0 && static_cast<uint64_t>(e.first) < bytes &&
+           e.second.kind != BaseType::Unknown &&
+           e.second.kind != BaseType::Anything;
+  });
+}
+
+/// Whether a move web of a floating-point type moves something else, by
+/// what the rest of the code says of its memory.
+static bool MovesOtherData(const BitCopyWeb &w, const TypeInfo &types,
+                           const DataLayout &dl) {
+  uint64_t bytes = dl.getTypeStoreSize(w.type);
+  return any_of(w.loads,
+                [&](LoadInst *l) {
+                  return HoldsOtherLayout(types, l->getPointerOperand(),
+                                          w.type, bytes);
+                }) ||
+         any_of(w.stores, [&](StoreInst *s) {
+           return HoldsOtherLayout(types, s->getPointerOperand(), w.type,
+                                   bytes);
+         });
+}
+
+/// Moves of doubles or floats (loads, phis, selects, stores, nothing
+/// computed) over memory that holds something else become moves of an
+/// integer of their width, which RetypeFloatBitCopies then types by the
+/// memory (or the integer access is a diagnostic): their adjoints must
+/// follow the memory's floats, not the type the code moved the bits as.
+/// Returns the number of moves changed.
+static unsigned IntegerMovesOverOtherTypes(Function &f) {
+  std::vector<BitCopyWeb> webs = FindBitCopyWebs(f, /*floats=*/true);
+  if (webs.empty())
+    return 0;
+  TypeInfo types = TypeInfo::ComputeBesideFloatMoves(f);
+  const DataLayout &dl = f.getDataLayout();
+  SmallVector<const BitCopyWeb *, 4> changed;
+  for (const BitCopyWeb &w : webs)
+    if (MovesOtherData(w, types, dl))
+      changed.push_back(&w);
+  for (const BitCopyWeb *w : changed)
+    Retyper(*w, IntegerType::get(f.getContext(),
+                                 8 * dl.getTypeStoreSize(w->type)))
+        .Run();
+  return changed.size();
+}
+
 unsigned RetypeFloatBitCopies(Function &f) {
+  IntegerMovesOverOtherTypes(f);
   std::vector<BitCopyWeb> webs = FindBitCopyWebs(f);
   if (webs.empty())
     return 0;
