@@ -124,6 +124,20 @@ int64_t KnownMultiple(const Value *v, unsigned depth) {
   case Instruction::Add:
   case Instruction::Sub:
     return std::gcd(a, KnownMultiple(bo->getOperand(1), depth + 1));
+  case Instruction::AShr:
+  case Instruction::LShr: {
+    // `(j << 32) >> 29`: a 32-bit index sign-extended and scaled by 8 (an
+    // element offset at -O2); the low a - b bits stay zero.
+    const auto *shl = dyn_cast<BinaryOperator>(bo->getOperand(0));
+    const auto *by = shl && shl->getOpcode() == Instruction::Shl
+                         ? dyn_cast<ConstantInt>(shl->getOperand(1))
+                         : nullptr;
+    if (!c || !by || by->getValue().ugt(63) || c->getValue().ugt(63) ||
+        by->getZExtValue() < c->getZExtValue() ||
+        by->getZExtValue() - c->getZExtValue() >= 20)
+      return 1;
+    return bounded(int64_t(1) << (by->getZExtValue() - c->getZExtValue()));
+  }
   default:
     return 1;
   }

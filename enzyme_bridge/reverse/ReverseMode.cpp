@@ -337,6 +337,7 @@ static void ScalarReplaceSlots(Function &f) {
   fpm.addPass(SROAPass(SROAOptions::PreserveCFG));
   fpm.run(f, fam);
   FoldExtractsOfInserts(f);
+  SplitUnpackedLoads(f);
   // Slots that held a struct the ABI packs into an integer (`{float;
   // int}` returned as i64, kept in a local at -O0) become integer shifts,
   // truncations and bitcasts of a float's bits; InstCombine folds the
@@ -408,7 +409,6 @@ void ReverseEmitter::PrepareBody() {
   ScalarReplaceSlots(out_);
   PutAddressesInBase(out_);
   RemoveSelfCopies(out_);
-  SplitUnpackedLoads(out_);
   RetypeFloatBitCopies(out_);
   if (!IsGpuModule(*out_.getParent()))
     MoveDynamicAllocasToHeap(out_);

@@ -19,9 +19,10 @@ class Function;
 namespace autodiff {
 
 /// Replaces each simple integer load of `f` whose every use reads one
-/// byte-aligned field out of it (`trunc`, or `lshr` by a multiple of 8
-/// followed by `trunc`s), and one of whose fields is reinterpreted as a
-/// float, by a load per field. Little-endian targets only. Returns the
+/// byte-aligned field out of it (`trunc`, `lshr` by a multiple of 8
+/// followed by `trunc`s, or `and` with a mask keeping one field in
+/// place), and one of whose fields is reinterpreted as a float, by a load
+/// per field. Little-endian targets only. Returns the
 /// number of loads split.
 unsigned SplitUnpackedLoads(llvm::Function &f);
 

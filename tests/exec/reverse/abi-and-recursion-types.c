@@ -6,7 +6,8 @@
 //   loads from the record and the helper takes apart (`trunc` and
 //   `bitcast` to float, `lshr` for the int); refused at -O1..-O3 as
 //   "reinterpreting the bits of active floating-point data". Each field is
-//   now loaded by itself.
+//   now loaded by itself; likewise a `{float; int}` whose int a helper
+//   updates in place in the packed word (an `and` keeping it).
 // - A recursion over `x + 1` whose caller's caller also writes the array at
 //   a constant index: the derivative's argument types named that index,
 //   which moved at every depth (more than 64 derivatives requested). A
@@ -21,6 +22,18 @@ __attribute__((noinline)) static double penalty(Prior p, double v) {
   return 0.5 * z * z * p.k;
 }
 double prior_loss(Prior *pp, double v) { return penalty(*pp, v) + pp->mu * v; }
+
+/* {float; int} by value through noinline helpers: the ABI packs it into
+ * one i64; `step` updates the int in place with an `and` and an `add` on
+ * the word, `energy` unpacks the float. */
+typedef struct { float w; int k; } Tagged;
+__attribute__((noinline)) static Tagged step(Tagged t) {
+  Tagged o = {t.w * 3.0f, t.k + 1};
+  return o;
+}
+__attribute__((noinline)) static float energy(Tagged t) { return t.w * t.w * t.k; }
+float tagged_loss(Tagged *p) { return energy(step(*p)); }
+float __enzyme_autodiff_f(void *, ...);
 
 static double rsum(const double *x, int n, double carry) {
   if (n == 0) return carry;
@@ -43,6 +56,13 @@ int main(void) {
     CHECK_CLOSE(0.5 - 3 * z / 0.75 + v, dp.mu);
     CHECK_CLOSE_F(0.25 - 3 * z * z / 0.75, dp.sigma);
     CHECK(dp.k == 7); /* the shadow's integer field is left alone */
+  }
+  {
+    /* energy = (3 w)^2 (k + 1): d/dw = 18 w (k + 1) */
+    Tagged t = {0.6f, 3}, dt = {0.0f, 5};
+    __enzyme_autodiff_f((void *)tagged_loss, enzyme_dup, &t, &dt);
+    CHECK_CLOSE_F(18 * 0.6 * 4, dt.w);
+    CHECK(dt.k == 5);
   }
   {
     for (int i = 0; i < 120; ++i) xs[i] = 0.5 + 0.3 * sin(0.7 * i);

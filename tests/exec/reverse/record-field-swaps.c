@@ -32,6 +32,19 @@ double lossR(R *p, int n) {
   for (int i = 0; i < n; ++i) s += p[i].m * p[i].w * (i + 1);
   return s;
 }
+/* Insertion sort: the record taken out is put back at an index computed
+ * as `(j << 32) >> 29` at -O2 (a multiple of the record's size). */
+double lossI(P *p, int n) {
+  for (int i = 1; i < n; ++i) {
+    P t = p[i];
+    int j = i - 1;
+    while (j >= 0 && p[j].k > t.k) { p[j + 1] = p[j]; --j; }
+    p[j + 1] = t;
+  }
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += (double)p[i].w * p[i].w * (i + 1);
+  return s;
+}
 #define N 6
 /* d loss / d w_j = 2 w_j (pos(j)+1) for P, Q; m_pos * (pos+1) for R, where
  * pos(j) is where element j ends up: found by running the primal on
@@ -59,6 +72,7 @@ static const double xs[N] = {0.5, -1.25, 0.75, 1.5, -0.5, 2.0};
 int main(void) {
   RUN(P, lossP, INITK, GW)
   RUN(Q, lossQ, INITK, GW)
+  RUN(P, lossI, INITK, GW)
   RUN(R, lossR, INITM, GM)
   return fd_report();
 }
