@@ -797,12 +797,20 @@ MemoryTypes TypeInfo::SameFieldTypes(const LoadInst &load, int64_t off,
   auto it = fields_->pointers.find(*key);
   if (it == fields_->pointers.end())
     return out;
-  for (const Value *other : it->second) {
-    if (other == &load || isa<Constant>(LocatePlace(other, dl).obj))
-      continue;
-    for (const auto &[o, b] : TypesAt(other, depth + 1).at)
+  SmallVector<const Value *, 8> others;
+  for (const Value *other : it->second)
+    if (other != &load && !isa<Constant>(LocatePlace(other, dl).obj))
+      others.push_back(other);
+  return JoinedTypes(others, off, depth);
+}
+
+MemoryTypes TypeInfo::JoinedTypes(ArrayRef<const Value *> pointers,
+                                  int64_t off, unsigned depth) const {
+  MemoryTypes out;
+  for (const Value *p : pointers)
+    for (const auto &[o, b] : TypesAt(p, depth + 1).at)
       out.Add(o < 0 || off < 0 ? -1 : o - off, b);
-  }
+  // Pointers that disagree tell nothing reliable.
   if (any_of(out.at, [](auto &e) { return e.second.kind == BaseType::Anything; }))
     return MemoryTypes();
   return out;
@@ -849,20 +857,16 @@ MemoryTypes TypeInfo::TypesAt(const Value *ptr, unsigned depth) const {
   if (depth >= 4 || !choice ||
       !(isa<PHINode>(choice) || isa<SelectInst>(choice)))
     return out;
+  SmallVector<const Value *, 4> choices;
   for (unsigned k = isa<SelectInst>(choice) ? 1 : 0;
        k < choice->getNumOperands(); ++k) {
     const Value *in = choice->getOperand(k);
     const Value *from = LocatePlace(in, f_->getDataLayout()).obj;
     // Null and undefined pointers (an empty vector's) hold nothing.
-    if (from == obj || isa<Constant>(from))
-      continue;
-    for (const auto &[o, b] : TypesAt(in, depth + 1).at)
-      out.Add(o < 0 || off < 0 ? -1 : o - off, b);
+    if (from != obj && !isa<Constant>(from))
+      choices.push_back(in);
   }
-  // Choices that disagree tell nothing reliable.
-  if (any_of(out.at, [](auto &e) { return e.second.kind == BaseType::Anything; }))
-    return MemoryTypes();
-  return out;
+  return JoinedTypes(choices, off, depth);
 }
 
 absl::Status TypeInfo::CheckTransfer(const Instruction &transfer) const {

@@ -10,6 +10,7 @@
 #define AUTODIFF_ENZYME_BRIDGE_TYPEANALYSIS_H
 
 #include "absl/status/status.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -144,6 +145,11 @@ private:
   /// `load` reads its pointer from (FieldPointers).
   MemoryTypes SameFieldTypes(const llvm::LoadInst &load, int64_t off,
                              unsigned depth) const;
+  /// What is known of `pointers`, joined, at offsets relative to a place
+  /// `off` bytes into what they point at (-1: somewhere); nothing where
+  /// they disagree.
+  MemoryTypes JoinedTypes(llvm::ArrayRef<const llvm::Value *> pointers,
+                          int64_t off, unsigned depth) const;
   struct FieldIndex;
   const llvm::Function *f_ = nullptr;
   /// Facts per underlying object, offsets relative to the object.

@@ -83,7 +83,7 @@ absl::Status ReverseEmitter::RewriteReturns() {
       rb_.CreateBr(target);
       target = seed;
     }
-    BranchInst *br = BranchInst::Create(target, ret);
+    BranchInst *br = BranchInst::Create(target, ret->getIterator());
     split_points_.push_back({br, v, shadow});
     ret->eraseFromParent();
   }
