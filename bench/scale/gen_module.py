@@ -4,9 +4,11 @@
 Function f_i does a little floating-point work on an array and calls
 f_{2i+1} and f_{2i+2} (a binary tree of calls, so one request reaches every
 function), `main` asks for one forward derivative of f_0 through
-`__enzyme_fwddiff`, so differentiating the module builds N derivatives.
+`__enzyme_fwddiff` (with --reverse: one gradient through
+`__enzyme_autodiff`), so differentiating the module builds N derivatives
+(reverse: N augmented forward sweeps and N reverse sweeps).
 
-usage: gen_module.py N [--out prog.c]
+usage: gen_module.py N [--reverse] [--out prog.c]
 """
 import argparse
 
@@ -14,6 +16,7 @@ import argparse
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("n", type=int)
+    ap.add_argument("--reverse", action="store_true")
     ap.add_argument("--out", default="-")
     args = ap.parse_args()
     n = args.n
@@ -22,6 +25,7 @@ def main():
     w("#include <math.h>")
     w("extern int enzyme_dup, enzyme_const;")
     w("double __enzyme_fwddiff(void *, ...);")
+    w("double __enzyme_autodiff(void *, ...);")
     for i in range(n):
         w(f"double f_{i}(double *x, int m, double a);")
     for i in range(n):
@@ -37,8 +41,12 @@ def main():
         w("}")
     w("int main(void) {")
     w("  double x[4] = {0.1, 0.2, 0.3, 0.4}, dx[4] = {1, 0, 0, 0};")
-    w("  double d = __enzyme_fwddiff((void *)f_0, enzyme_dup, x, dx,")
-    w("                              enzyme_const, 4, 0.5, 1.0);")
+    if args.reverse:
+        w("  double d = __enzyme_autodiff((void *)f_0, enzyme_dup, x, dx,")
+        w("                               enzyme_const, 4, 0.5);")
+    else:
+        w("  double d = __enzyme_fwddiff((void *)f_0, enzyme_dup, x, dx,")
+        w("                              enzyme_const, 4, 0.5, 1.0);")
     w("  return d != d;")
     w("}")
     text = "\n".join(out) + "\n"
