@@ -158,10 +158,9 @@ ReverseEmitter::ModuleCallRequest(CallBase &call, Function &callee) {
     Value *a = call.getArgOperand(k);
     Type *t = fty->getParamType(k);
     ArgActivity act = ArgActivity::Const;
-    if (callee.hasParamAttribute(k, Attribute::ByVal) ||
-        callee.hasParamAttribute(k, Attribute::StructRet))
+    if (callee.hasParamAttribute(k, Attribute::ByVal))
       return Unsupported(call, "a call kept as a call (recursive) to " +
-                                   name + " with a byval or sret parameter");
+                                   name + " with a byval parameter");
     // A pointer whose shadow is the sink (into a constant argument or
     // global, or inactive) is constant for the callee too: passed the
     // sink, a callee following pointers stored in that memory would follow

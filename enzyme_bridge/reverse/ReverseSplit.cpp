@@ -241,12 +241,15 @@ static Value *Mapped(ValueToValueMapTy &vm, Value *v) {
   return vm[v];
 }
 
-/// The halves return other types than the combined derivative.
+/// The halves return other types than the combined derivative; an `sret`
+/// parameter (a recursive function returning a struct through memory) is
+/// an ordinary pointer for them, since they return their tape.
 static void DropReturnAttributes(Function &f) {
   AttributeList al = f.getAttributes();
   SmallVector<AttributeSet, 8> params;
   for (unsigned k = 0; k < f.arg_size(); ++k)
-    params.push_back(al.getParamAttrs(k));
+    params.push_back(
+        al.getParamAttrs(k).removeAttribute(f.getContext(), Attribute::StructRet));
   f.setAttributes(AttributeList::get(f.getContext(), al.getFnAttrs(),
                                      AttributeSet(), params));
 }
