@@ -216,8 +216,12 @@ bool DeclaredIntegerBytes(const Value *ptr, uint64_t bytes,
 
 MemoryTypes FillDeclaredGaps(const MemoryTypes &mt, const Value *ptr,
                              uint64_t bytes, const DataLayout &dl) {
-  if (mt.at.count(-1) || !mt.periodic.empty())
+  if (!mt.periodic.empty())
     return mt;
+  // With an entry for every offset (a field array indexed at run time:
+  // `h[k]` of `{double t; int n; double h[4]}`), only declared fields of
+  // that very type are added: they agree with it.
+  auto every = mt.at.find(-1);
   std::vector<Leaf> leaves;
   if (!DeclaredLeaves(ptr, bytes, dl, leaves))
     return mt;
@@ -239,8 +243,9 @@ MemoryTypes FillDeclaredGaps(const MemoryTypes &mt, const Value *ptr,
         len = dl.getPointerSize();
       covered |= prev->first + len > l.offset;
     }
-    if (!covered)
-      out.Add(l.offset, KindOf(l.type));
+    BaseType declared = KindOf(l.type);
+    if (!covered && (every == mt.at.end() || every->second == declared))
+      out.Add(l.offset, declared);
   }
   return out;
 }

@@ -39,8 +39,8 @@ bool DeclaredIntegerBytes(const llvm::Value *ptr, uint64_t bytes,
                           const llvm::DataLayout &dl);
 
 /// `mt` with the declared facts of the `bytes` bytes from `ptr` on added
-/// at offsets `mt` has no entry for (nothing when `mt` has an entry for
-/// every offset, -1).
+/// at offsets `mt` has no entry for (where `mt` has an entry for every
+/// offset, -1, only declared fields of that type).
 MemoryTypes FillDeclaredGaps(const MemoryTypes &mt, const llvm::Value *ptr,
                              uint64_t bytes, const llvm::DataLayout &dl);
 

@@ -89,8 +89,13 @@ BaseType::Kind MemoryTypes::KindOfAccessedByte(int64_t off) const {
   if (entry != at.end())
     return entry->second.kind;
   auto first = at.find(0);
-  if (first != at.end() && first->second.kind == BaseType::Integer)
-    return BaseType::Integer;
+  if (first != at.end() && first->second.kind == BaseType::Integer) {
+    // Floats somewhere beside it (an array field indexed at run time): the
+    // integer covers no more than an integer's bytes.
+    auto every = at.find(-1);
+    if (every == at.end() || every->second.kind != BaseType::Float || off < 8)
+      return BaseType::Integer;
+  }
   return Lookup(off).kind;
 }
 
@@ -110,6 +115,12 @@ FieldsOfFixedCopy(const MemoryTypes &mt, uint64_t bytes, const DataLayout &dl) {
   // be unknown (a float the analysis did not see would lose its adjoint).
   std::vector<CopiedField> fields;
   uint64_t covered = 0, maxSize = 1;
+  // Floats somewhere (an entry for every offset: an array field indexed at
+  // run time): an integer entry then covers no more than an integer's
+  // bytes, not every byte up to the next entry, which may be those floats.
+  auto every = mt.at.find(-1);
+  bool floats_somewhere =
+      every != mt.at.end() && every->second.kind == BaseType::Float;
   auto isPadding = [](uint64_t gap, uint64_t nextOffset, uint64_t align) {
     return gap == 0 || gap < 4 || (gap < align && nextOffset % align == 0);
   };
@@ -150,6 +161,8 @@ FieldsOfFixedCopy(const MemoryTypes &mt, uint64_t bytes, const DataLayout &dl) {
       auto next = std::next(it);
       uint64_t to = next == mt.at.end() ? bytes
                                         : std::min<uint64_t>(next->first, bytes);
+      if (floats_somewhere)
+        to = std::min<uint64_t>(to, at + 8);
       covered = std::max(covered, to);
       continue;
     }

@@ -68,7 +68,7 @@ struct MemoryTypes {
   /// entry, else the entry "at every offset". An integer field where the
   /// access starts covers the bytes after it that no entry names; "a float
   /// somewhere" (-1, from stores at a variable index into an array beside
-  /// it) does not overrule it.
+  /// it) does not overrule it within an integer's 8 bytes, and does beyond.
   BaseType::Kind KindOfAccessedByte(int64_t off) const;
   /// Whether an integer access of `size` bytes at offset 0 may touch a
   /// float (a Float or Anything byte, by KindOfAccessedByte).
