@@ -34,7 +34,7 @@ MemoryTypes DeclaredTypes(const llvm::Value *ptr, uint64_t bytes,
                           const llvm::DataLayout &dl);
 
 /// Whether the `bytes` bytes from `ptr` on are declared integer fields and
-/// padding only, with at least one integer field.
+/// padding only (or padding alone).
 bool DeclaredIntegerBytes(const llvm::Value *ptr, uint64_t bytes,
                           const llvm::DataLayout &dl);
 
