@@ -57,34 +57,28 @@ if(NOT Python3_Interpreter_FOUND)
   return()
 endif()
 set(_scale_modules)
-foreach(_n 250 1000 4000)
-  set(_c ${CMAKE_CURRENT_BINARY_DIR}/scale_${_n}.c)
-  set(_ll ${CMAKE_CURRENT_BINARY_DIR}/scale_${_n}.ll)
+# scale_<stem>.ll: gen_module.py <n> <extra arguments>, compiled at -O2.
+function(autodiff_scale_module stem n what)
+  set(_c ${CMAKE_CURRENT_BINARY_DIR}/scale_${stem}.c)
+  set(_ll ${CMAKE_CURRENT_BINARY_DIR}/scale_${stem}.ll)
   add_custom_command(
     OUTPUT ${_ll}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/scale/gen_module.py
-            ${_n} --out ${_c}
+            ${n} ${ARGN} --out ${_c}
     COMMAND ${AUTODIFF_BENCH_CLANG} -O2 -S -emit-llvm ${_c} -o ${_ll}
     DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/scale/gen_module.py
-    COMMENT "bench: generating the ${_n}-function scale module"
+    COMMENT "bench: generating the ${n}-function ${what} module"
     VERBATIM)
-  list(APPEND _scale_modules ${_ll})
+  set(_scale_modules ${_scale_modules} ${_ll} PARENT_SCOPE)
+endfunction()
+foreach(_n 250 1000 4000)
+  autodiff_scale_module(${_n} ${_n} "scale")
 endforeach()
 # One gradient request (`__enzyme_autodiff`) over 25 functions: a module of
 # about 95 KB of IR, the size the reverse-mode goal (under 50 ms of CPU to
 # differentiate one request) is stated for; and over 250.
 foreach(_n 25 250)
-  set(_c ${CMAKE_CURRENT_BINARY_DIR}/scale_rev_${_n}.c)
-  set(_ll ${CMAKE_CURRENT_BINARY_DIR}/scale_rev_${_n}.ll)
-  add_custom_command(
-    OUTPUT ${_ll}
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/scale/gen_module.py
-            ${_n} --reverse --out ${_c}
-    COMMAND ${AUTODIFF_BENCH_CLANG} -O2 -S -emit-llvm ${_c} -o ${_ll}
-    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/scale/gen_module.py
-    COMMENT "bench: generating the ${_n}-function reverse scale module"
-    VERBATIM)
-  list(APPEND _scale_modules ${_ll})
+  autodiff_scale_module(rev_${_n} ${_n} "reverse scale" --reverse)
 endforeach()
 add_custom_target(bench_scale_modules DEPENDS ${_scale_modules})
 add_executable(bench_ad_time bench_ad_time.cpp)
