@@ -21,6 +21,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/IR/ValueHandle.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -767,7 +768,9 @@ int64_t TypeInfo::RecordPeriodAt(const Value *ptr) const {
 /// period, phase) for a field of records indexed at run time.
 struct TypeInfo::FieldIndex {
   using Key = std::tuple<const Value *, int64_t, int64_t, int64_t>;
-  std::map<Key, SmallVector<const Value *, 4>> pointers;
+  /// Weak handles: the index outlives instructions that reverse mode
+  /// erases while it still asks the analysis.
+  std::map<Key, SmallVector<WeakVH, 4>> pointers;
 
   /// The key of field `p`, or nullopt where it is not one field.
   static std::optional<Key> KeyOf(const Place &p) {
@@ -792,7 +795,7 @@ struct TypeInfo::FieldIndex {
       if (!pointer || !pointer->getType()->isPointerTy())
         continue;
       if (std::optional<Key> k = KeyOf(LocatePlace(addr, dl)))
-        pointers[*k].push_back(pointer);
+        pointers[*k].push_back(WeakVH(const_cast<Value *>(pointer)));
     }
   }
 };
@@ -811,9 +814,12 @@ MemoryTypes TypeInfo::SameFieldTypes(const LoadInst &load, int64_t off,
   if (it == fields_->pointers.end())
     return out;
   SmallVector<const Value *, 8> others;
-  for (const Value *other : it->second)
-    if (other != &load && !isa<Constant>(LocatePlace(other, dl).obj))
+  for (const WeakVH &handle : it->second) {
+    const Value *other = handle;
+    if (other && other != &load &&
+        !isa<Constant>(LocatePlace(other, dl).obj))
       others.push_back(other);
+  }
   return JoinedTypes(others, off, depth);
 }
 
