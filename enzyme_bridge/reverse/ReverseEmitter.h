@@ -137,9 +137,15 @@ absl::Status RunExcludingFailedCandidates(
 /// constant memory (ReverseEmitter::ConstantMemorySink).
 inline constexpr const char *kConstantSinkMetadata = "autodiff.constant_sink";
 
-/// Whether shadow `v` only absorbs adjoints: the sink arena of constant
-/// arguments and inactive pointers, or the zeroed global standing for a
-/// constant global. Pointers loaded through it are null.
+/// Whether `v` makes the write-only arena that absorbs adjoints of
+/// constant arguments and inactive pointers (`__autodiff_sink_shadow`).
+bool IsSinkArena(const llvm::Value *v);
+/// Whether `v` is the zeroed global that stands for the shadow of a
+/// constant global (a vtable, a table of constants): only zeros are read
+/// from it.
+bool IsConstantMemorySink(const llvm::Value *v);
+/// Either: a shadow that only absorbs adjoints. Pointers loaded through
+/// it are null.
 bool IsSinkShadow(const llvm::Value *v);
 
 class ReverseEmitter : public llvm::InstVisitor<ReverseEmitter, absl::Status> {

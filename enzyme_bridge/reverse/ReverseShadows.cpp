@@ -153,12 +153,19 @@ Value *ReverseEmitter::ConstantMemorySink(Value *v) {
   return sink;
 }
 
-bool IsSinkShadow(const Value *v) {
-  if (const auto *g = dyn_cast<GlobalVariable>(v))
-    return g->getMetadata(kConstantSinkMetadata) != nullptr;
+bool IsSinkArena(const Value *v) {
   const auto *call = dyn_cast<CallBase>(v);
   const Function *f = call ? call->getCalledFunction() : nullptr;
   return f && f->getName() == "__autodiff_sink_shadow";
+}
+
+bool IsConstantMemorySink(const Value *v) {
+  const auto *g = dyn_cast<GlobalVariable>(v);
+  return g && g->getMetadata(kConstantSinkMetadata);
+}
+
+bool IsSinkShadow(const Value *v) {
+  return IsSinkArena(v) || IsConstantMemorySink(v);
 }
 
 Value *ReverseEmitter::JoinedShadow(Value *p) {

@@ -47,22 +47,6 @@ using namespace llvm::PatternMatch;
 namespace autodiff {
 namespace {
 
-/// Whether `call` makes the write-only arena that absorbs adjoints of
-/// constant memory: lanes may all write their junk into it.
-bool IsSinkArena(const Value *v) {
-  const auto *call = dyn_cast<CallBase>(v);
-  const Function *f = call ? call->getCalledFunction() : nullptr;
-  return f && f->getName() == "__autodiff_sink_shadow";
-}
-
-/// Whether `v` is the zeroed global that stands for the shadow of constant
-/// memory (a vtable, a table of constants: ReverseShadows.cpp): nothing
-/// but zeros is ever read from it, no pointer in particular.
-static bool IsConstantMemorySink(const Value *v) {
-  const auto *g = dyn_cast<GlobalVariable>(v);
-  return g && g->getMetadata(kConstantSinkMetadata);
-}
-
 /// Pointer values stored into the derivative's own memory, by object: a
 /// stack slot or allocation, or a tape array (by its slot). Memory also
 /// written by a call or a copy is opaque.
