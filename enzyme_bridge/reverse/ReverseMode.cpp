@@ -20,6 +20,7 @@
 #include "enzyme_bridge/reverse/FloatBitCopies.h"
 #include "enzyme_bridge/reverse/ReverseEmitter.h"
 #include "enzyme_bridge/reverse/SelfCopies.h"
+#include "enzyme_bridge/reverse/PackedStores.h"
 #include "enzyme_bridge/reverse/UnpackedLoads.h"
 #include "enzyme_bridge/rules/BlasRules.h"
 #include "enzyme_bridge/rules/Rules.h"
@@ -338,6 +339,7 @@ static void ScalarReplaceSlots(Function &f) {
   fpm.run(f, fam);
   FoldExtractsOfInserts(f);
   SplitUnpackedLoads(f);
+  SplitPackedStores(f);
   // Slots that held a struct the ABI packs into an integer (`{float;
   // int}` returned as i64, kept in a local at -O0) become integer shifts,
   // truncations and bitcasts of a float's bits; InstCombine folds the
@@ -354,8 +356,9 @@ static void ScalarReplaceSlots(Function &f) {
   fold.addPass(InstCombinePass());
   fold.run(f, fam);
   // What InstCombine leaves: the packed word chosen by phis, or repacked
-  // by a funnel shift.
+  // by a funnel shift; and the words InstCombine left packed for a store.
   FoldFloatPacking(f);
+  SplitPackedStores(f);
 }
 
 /// Inlining, promotion of stack slots, loops in simplified and LCSSA form,
