@@ -345,7 +345,15 @@ public:
     bool changed = AddType(at, t, tbaa);
     // A pointer chosen by a phi or select (buffers swapped in a time loop)
     // accesses each of the objects it may choose.
-    SmallVector<Place, 4> work = {at};
+    for (const Place &in : Choices(at))
+      changed |= AddType(in, t, tbaa);
+    return changed;
+  }
+
+  /// The places in the objects a phi or select at `at` may choose (and
+  /// those they may choose in turn), up to 15.
+  SmallVector<Place, 4> Choices(const Place &at) {
+    SmallVector<Place, 4> out, work = {at};
     SmallPtrSet<const Value *, 8> seen = {at.obj};
     while (!work.empty()) {
       Place base = work.pop_back_val();
@@ -358,12 +366,12 @@ public:
       for (const Value *c : choices) {
         Place in = Through(LocatePlace(c, dl_), base);
         if (seen.size() < 16 && seen.insert(in.obj).second) {
-          changed |= AddType(in, t, tbaa);
+          out.push_back(in);
           work.push_back(in);
         }
       }
     }
-    return changed;
+    return out;
   }
 
   /// Where `base` (a place in a phi's or select's object) lies in the
@@ -503,8 +511,10 @@ public:
     for (const Instruction &i : instructions(f_)) {
       if (copies.count(&i))
         continue;
-      if (const auto *mt = dyn_cast<MemTransferInst>(&i))
+      if (const auto *mt = dyn_cast<MemTransferInst>(&i)) {
         AddStructCopyFacts(*mt);
+        AddInitializerFacts(mt->getRawSource());
+      }
       if (const auto *l = dyn_cast<LoadInst>(&i))
         AddAccess(l->getPointerOperand(), l->getType(), OfTbaa(i, ctx));
       else if (const auto *s = dyn_cast<StoreInst>(&i))
@@ -525,6 +535,43 @@ public:
       JoinCopies(joined);
   }
 
+
+  /// A global copied from (a local array initialized from a constant,
+  /// at -O0) holds what its initializer's type says: its floats and
+  /// pointers (integers may be padding or a union's other view).
+  void AddInitializerFacts(const Value *src) {
+    const auto *g = dyn_cast<GlobalVariable>(src->stripPointerCasts());
+    if (!g || !g->hasDefinitiveInitializer())
+      return;
+    AddInitializerLeaves(Place{g, 0}, g->getValueType());
+  }
+
+  void AddInitializerLeaves(const Place &p, Type *t) {
+    if (auto *st = dyn_cast<StructType>(t)) {
+      const StructLayout *sl = dl_.getStructLayout(st);
+      for (unsigned i = 0; i < st->getNumElements(); ++i)
+        AddInitializerLeaves(p.Shift(sl->getElementOffset(i)),
+                             st->getElementType(i));
+      return;
+    }
+    if (auto *at = dyn_cast<ArrayType>(t)) {
+      Type *e = at->getElementType();
+      uint64_t sz = dl_.getTypeAllocSize(e);
+      if (at->getNumElements() > 64) {
+        // A long table of one float type, the whole global: floats at
+        // every offset.
+        if (e->isFloatingPointTy() && p.off == 0 &&
+            t == cast<GlobalVariable>(p.obj)->getValueType())
+          AddLeaf(Place{p.obj, -1}, OfLlvmType(e));
+        return;
+      }
+      for (uint64_t i = 0; i < at->getNumElements(); ++i)
+        AddInitializerLeaves(p.Shift(i * sz), e);
+      return;
+    }
+    if (t->isFloatingPointTy() || t->isPointerTy())
+      AddLeaf(p, OfLlvmType(t));
+  }
 
   /// A struct copied by assignment carries `!tbaa.struct`: each field's
   /// offset, size and type, on both sides of the copy (the floats of a
@@ -572,9 +619,31 @@ public:
   /// Memory transfers and bit copies: both sides hold the same data, in
   /// the bytes copied (`bytes`, 0 when only known at run time).
   void JoinCopies(const std::vector<CopySides> &joined) {
+    // A side chosen by a phi or select (a growing buffer copied out,
+    // std::vector's copy of a vector filled by push_back) is each of the
+    // objects it may choose.
+    // (Only a phi or select that chooses between objects and of which
+    // nothing is known itself: a pointer walking an array is no choice.)
+    auto sides = [&](const Place &p) {
+      SmallVector<Place, 4> out;
+      const auto *phi = dyn_cast<PHINode>(p.obj);
+      bool walks = phi && any_of(phi->incoming_values(), [&](const Value *in) {
+                     return LocatePlace(in, dl_).obj == phi;
+                   });
+      if ((phi || isa<SelectInst>(p.obj)) && !walks &&
+          !objects_.count(p.obj))
+        out = Choices(p);
+      out.push_back(p);
+      return out;
+    };
     auto join = [&](const Value *a, const Value *b, uint64_t bytes) {
-      Place d = LocatePlace(a, dl_), s = LocatePlace(b, dl_);
-      return Copy(s, d, bytes) | Copy(d, s, bytes);
+      SmallVector<Place, 4> ds = sides(LocatePlace(a, dl_)),
+                            ss = sides(LocatePlace(b, dl_));
+      bool changed = false;
+      for (const Place &x : ds)
+        for (const Place &y : ss)
+          changed |= Copy(y, x, bytes) | Copy(x, y, bytes);
+      return changed;
     };
     for (int round = 0; round < 4; ++round) {
       bool changed = false;

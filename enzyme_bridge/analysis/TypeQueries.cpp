@@ -59,12 +59,41 @@ struct TypeInfo::FieldIndex {
   std::map<Key, SmallVector<WeakVH, 4>> pointers;
 
   /// The key of field `p`, or nullopt where it is not one field.
-  static std::optional<Key> KeyOf(const Place &p) {
+  static std::optional<Key> KeyOf(Place p, const DataLayout &dl) {
+    p = Unwalked(p, dl);
     if (p.off >= 0)
       return Key{p.obj, p.off, 0, 0};
     if (p.period > 0)
       return Key{p.obj, -1, p.period, p.phase};
     return std::nullopt;
+  }
+
+  /// A place relative to a pointer that walks an array with a constant
+  /// step (`p = phi [base, pre], [p + step, loop]`: a loop over the
+  /// elements of a std::vector of vectors) is a place in each element of
+  /// the array at `base`; other places are themselves.
+  static Place Unwalked(const Place &p, const DataLayout &dl) {
+    const auto *phi = dyn_cast<PHINode>(p.obj);
+    if (!phi || p.off < 0)
+      return p;
+    const Value *base = nullptr;
+    int64_t start = 0, step = 0;
+    for (const Value *in : phi->incoming_values()) {
+      Place from = LocatePlace(in, dl);
+      if (from.obj == phi) {
+        if (from.off <= 0 || (step && from.off != step))
+          return p;
+        step = from.off;
+      } else {
+        if (from.off < 0 || (base && (from.obj != base || from.off != start)))
+          return p;
+        base = from.obj;
+        start = from.off;
+      }
+    }
+    if (!base || step <= 1)
+      return p;
+    return Place{base, -1, step, (start + p.off) % step};
   }
 
   explicit FieldIndex(const Function &f) {
@@ -80,7 +109,7 @@ struct TypeInfo::FieldIndex {
       }
       if (!pointer || !pointer->getType()->isPointerTy())
         continue;
-      if (std::optional<Key> k = KeyOf(LocatePlace(addr, dl)))
+      if (std::optional<Key> k = KeyOf(LocatePlace(addr, dl), dl))
         pointers[*k].push_back(WeakVH(const_cast<Value *>(pointer)));
     }
   }
@@ -91,7 +120,7 @@ MemoryTypes TypeInfo::SameFieldTypes(const LoadInst &load, int64_t off,
   MemoryTypes out;
   const DataLayout &dl = f_->getDataLayout();
   std::optional<FieldIndex::Key> key =
-      FieldIndex::KeyOf(LocatePlace(load.getPointerOperand(), dl));
+      FieldIndex::KeyOf(LocatePlace(load.getPointerOperand(), dl), dl);
   if (!key)
     return out;
   if (!fields_)

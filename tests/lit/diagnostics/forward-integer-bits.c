@@ -2,15 +2,20 @@
 // through uint64_t pointers (y = 2x by adding one to the exponent, a sign
 // flip by a mask passed at run time), stored over doubles. The sums
 // carried no tangent and the tangents came back 0 at -O0..-O3 (a helper
-// hunt); now a diagnostic naming the store, and no output is written.
+// hunt); now a diagnostic naming the integer operation (the caller's
+// arrays, initialized from constants, hold doubles), and no output is
+// written.
 // RUN: %clang -S -emit-llvm -O0 -Xclang -disable-O0-optnone %s -o %t0.ll
 // RUN: not %autodiff-opt %t0.ll -o %t0.out.ll 2>&1 | FileCheck %s
 // RUN: not test -e %t0.out.ll
 // RUN: %clang -S -emit-llvm -O2 %s -o %t2.ll
 // RUN: not %autodiff-opt %t2.ll -o %t2.out.ll 2>&1 | FileCheck %s
 // RUN: not test -e %t2.out.ll
-// CHECK-DAG: in function `twice` (while generating `fwddiffe_twice`), `store`: storing integer bits computed from active memory over memory that holds active floating-point data
-// CHECK-DAG: in function `flip` (while generating `fwddiffe_flip`), `store`: storing integer bits computed from active memory over memory that holds active floating-point data
+// CHECK-DAG: in function `twice` (while generating `fwddiffe_twice`), `add`: integer `add` on the bits of an active floating-point value, used as a floating-point value again
+// CHECK-DAG: in function `flip` (while generating `fwddiffe_flip`), `xor`: integer `xor` on the bits of an active floating-point value, used as a floating-point value again
+// Where nothing types the memory read (a caller's parameter), the store
+// of the computed bits over doubles is the diagnostic.
+// CHECK-DAG: in function `twice_unknown` (while generating `fwddiffe_twice_unknown`), `store`: storing integer bits computed from active memory over memory that holds active floating-point data
 // A callee adding to the exponent of its caller's float (times two): the
 // caller's own type analysis sees the callee's integer writes joined with
 // its float there, and the callee alone an integer; at -O1..-O3 the
@@ -33,6 +38,18 @@ void flip(double *x, double *y, uint64_t mask, int n) {
   uint64_t *u = (uint64_t *)x, *v = (uint64_t *)y;
   for (int i = 0; i < n; ++i)
     v[i] = u[i] ^ mask;
+}
+
+void twice_unknown(double *x, double *y, int n) {
+  uint64_t *u = (uint64_t *)x, *v = (uint64_t *)y;
+  for (int i = 0; i < n; ++i)
+    v[i] = u[i] + (1ull << 52);
+}
+
+void run_unknown(double *x, double *dx, double *y, double *dy) {
+  y[0] = 1.0;
+  __enzyme_fwddiff((void *)twice_unknown, enzyme_dup, x, dx, enzyme_dup, y,
+                   dy, 3);
 }
 
 __attribute__((noinline)) void twice_bits(float *b) {
