@@ -171,27 +171,190 @@ absl::Status ReverseEmitter::visitInstruction(Instruction &i) {
   return absl::OkStatus();
 }
 
-/// Whether `v` is an arm of a select or of a phi that joins branches (not a
-/// loop's header), directly or through negations and conversions: code
-/// that computes both arms and keeps one (`x < 0 ? -pow(-x, 1/3) :
-/// pow(x, 1/3)`, speculated by the optimizer) gives the other arm an
-/// adjoint of exactly zero, while its partial may be NaN or infinite
-/// (pow of a negative base).
-static bool MayBeDiscarded(const Value *v, const LoopInfo &li,
-                           unsigned depth = 0) {
-  for (const User *u : v->users()) {
-    if (const auto *sel = dyn_cast<SelectInst>(u);
-        sel && sel->getCondition() != v)
-      return true;
-    if (const auto *phi = dyn_cast<PHINode>(u);
-        phi && !li.isLoopHeader(phi->getParent()))
-      return true;
-    if (depth < 3 && (isa<UnaryOperator>(u) || isa<FPExtInst>(u) ||
-                      isa<FPTruncInst>(u)) &&
-        MayBeDiscarded(u, li, depth + 1))
-      return true;
+/// Computation through which a zero adjoint reaches the operands: the
+/// floating-point arithmetic, conversions and math calls of the rule
+/// table.
+static bool PassesZero(const Value *v) {
+  const auto *i = dyn_cast<Instruction>(v);
+  if (!i || !i->getType()->isFPOrFPVectorTy())
+    return false;
+  if (isa<UnaryOperator>(i) || isa<BinaryOperator>(i) || isa<FPExtInst>(i) ||
+      isa<FPTruncInst>(i))
+    return true;
+  const auto *call = dyn_cast<CallInst>(i);
+  return call && FindRule(*call);
+}
+
+/// Whether every run of `v`'s definition goes on to `phi_block` through
+/// `from` (a chain of blocks with one successor each): the branch that
+/// computed `v` is the one the phi takes, so `v` is never discarded there.
+static bool AlwaysReaches(const Value *v, const BasicBlock *from,
+                          const BasicBlock *phi_block) {
+  const auto *def = dyn_cast<Instruction>(v);
+  if (!def)
+    return true;
+  const BasicBlock *bb = def->getParent();
+  for (unsigned steps = 0; steps < 16; ++steps) {
+    const BasicBlock *next = bb->getSingleSuccessor();
+    if (bb == from)
+      return next == phi_block;
+    if (!next)
+      return false;
+    bb = next;
   }
   return false;
+}
+
+/// Whether only shuffles and extractions use vector `v`, and together
+/// they leave some of its lanes out.
+static bool LeavesLanesOut(const Value &v) {
+  const auto *vt = dyn_cast<FixedVectorType>(v.getType());
+  if (!vt || v.use_empty())
+    return false;
+  unsigned n = vt->getNumElements();
+  SmallVector<bool, 16> used(n, false);
+  for (const Use &u : v.uses()) {
+    if (const auto *ee = dyn_cast<ExtractElementInst>(u.getUser())) {
+      const auto *c = dyn_cast<ConstantInt>(ee->getIndexOperand());
+      if (!c)
+        return false; // Any lane.
+      if (c->getZExtValue() < n)
+        used[c->getZExtValue()] = true;
+      continue;
+    }
+    const auto *sv = dyn_cast<ShuffleVectorInst>(u.getUser());
+    if (!sv || sv->getOperand(0)->getType() != vt)
+      return false;
+    unsigned base = u.getOperandNo() == 0 ? 0 : n;
+    SmallVector<bool, 16> dead(sv->getShuffleMask().size(), false);
+    if (const MDNode *md = sv->getMetadata(kDeadLanesMetadata))
+      for (const MDOperand &op : md->operands())
+        if (auto *c = mdconst::dyn_extract<ConstantInt>(op))
+          if (c->getZExtValue() < dead.size())
+            dead[c->getZExtValue()] = true;
+    ArrayRef<int> mask = sv->getShuffleMask();
+    for (unsigned lane = 0; lane < mask.size(); ++lane)
+      if (!dead[lane] && mask[lane] >= int(base) && mask[lane] < int(base + n))
+        used[mask[lane] - base] = true;
+  }
+  return !all_of(used, [](bool b) { return b; });
+}
+
+/// The values of the body whose adjoint may be exactly zero because the
+/// primal computed them and then discarded them: arms of a select, inputs
+/// of a phi that joins branches (not a loop's header), vector lanes a
+/// shuffle or an extraction leaves out, and what those are computed from.
+/// Code that computes both arms and keeps one (`x < 0 ? -pow(-x, 1/3) :
+/// pow(x, 1/3)`, `if (a > 0.5) s += sqrt(a)` as `select(c, s + sqrt(a),
+/// s)`, a vectorized loop's lanes past the end, masked off and divided by
+/// zero) gives the discarded part a zero adjoint while the partials inside
+/// it may be NaN or infinite; their contributions must be zero, not
+/// 0 * NaN.
+void ReverseEmitter::FindDiscardable() {
+  discardable_.emplace();
+  SmallVector<const Value *, 32> work;
+  auto add = [&](const Value *v) {
+    if (isa<Instruction>(v) && v->getType()->isFPOrFPVectorTy() &&
+        discardable_->insert(v).second)
+      work.push_back(v);
+  };
+  for (BasicBlock *bb : blocks_)
+    for (Instruction *i : primal_insts_[bb]) {
+      if (auto *sel = dyn_cast<SelectInst>(i)) {
+        add(sel->getTrueValue());
+        add(sel->getFalseValue());
+      } else if (auto *phi = dyn_cast<PHINode>(i)) {
+        if (!li_->isLoopHeader(bb))
+          for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k)
+            if (!AlwaysReaches(phi->getIncomingValue(k),
+                               phi->getIncomingBlock(k), bb))
+              add(phi->getIncomingValue(k));
+      }
+      if (i->getType()->isVectorTy() && LeavesLanesOut(*i))
+        add(i);
+    }
+  while (!work.empty()) {
+    const Value *v = work.pop_back_val();
+    if (!PassesZero(v))
+      continue;
+    for (const Value *op : cast<Instruction>(v)->operands())
+      add(op);
+  }
+  FindMaybeNonFinite();
+}
+
+/// Whether `i` may compute a NaN or infinity, or have such a partial, from
+/// finite operands: divisions, and math calls other than those bounded
+/// or piecewise linear.
+static bool MakesNonFinite(const Instruction &i) {
+  if (i.getOpcode() == Instruction::FDiv || i.getOpcode() == Instruction::FRem)
+    return true;
+  const auto *call = dyn_cast<CallInst>(&i);
+  if (!call || !i.getType()->isFPOrFPVectorTy())
+    return false;
+  switch (call->getIntrinsicID()) {
+  case Intrinsic::fabs:
+  case Intrinsic::copysign:
+  case Intrinsic::minnum:
+  case Intrinsic::maxnum:
+  case Intrinsic::minimum:
+  case Intrinsic::maximum:
+  case Intrinsic::fma:
+  case Intrinsic::fmuladd:
+  case Intrinsic::floor:
+  case Intrinsic::ceil:
+  case Intrinsic::trunc:
+  case Intrinsic::round:
+  case Intrinsic::rint:
+  case Intrinsic::nearbyint:
+  case Intrinsic::sin:
+  case Intrinsic::cos:
+    return false;
+  default:
+    return true;
+  }
+}
+
+/// The discardable values that may hold a NaN or infinity computed in
+/// the function (MakesNonFinite, or arithmetic on such a value): only
+/// their uses' partials, and the partials of MakesNonFinite operations,
+/// need a strong zero (a ReLU's discarded dot product does not).
+void ReverseEmitter::FindMaybeNonFinite() {
+  maybe_non_finite_.emplace();
+  auto non_finite = [&](const Instruction &i) {
+    if (MakesNonFinite(i))
+      return true;
+    if (!PassesZero(&i) && !isa<PHINode>(i) && !isa<SelectInst>(i) &&
+        !isa<ShuffleVectorInst>(i) && !isa<InsertElementInst>(i) &&
+        !isa<ExtractElementInst>(i))
+      return false;
+    return any_of(i.operands(), [&](const Value *op) {
+      return maybe_non_finite_->count(op) != 0;
+    });
+  };
+  // Twice: a loop's phis see what the loop computes.
+  for (int round = 0; round < 2; ++round)
+    for (BasicBlock *bb : blocks_)
+      for (Instruction *i : primal_insts_[bb])
+        if (i->getType()->isFPOrFPVectorTy() && non_finite(*i))
+          maybe_non_finite_->insert(i);
+}
+
+/// Whether a zero adjoint of `i` must contribute exactly zero to its
+/// operands (FindDiscardable): `i` may be discarded, and its partials may
+/// not be finite.
+bool ReverseEmitter::NeedsStrongZero(const Instruction &i) {
+  unsigned opcode = i.getOpcode();
+  if (opcode == Instruction::FAdd || opcode == Instruction::FSub ||
+      opcode == Instruction::FNeg)
+    return false; // Partials of plus or minus one.
+  if (!discardable_)
+    FindDiscardable();
+  if (!discardable_->count(&i))
+    return false;
+  return MakesNonFinite(i) || any_of(i.operands(), [&](const Value *op) {
+           return maybe_non_finite_->count(op) != 0;
+         });
 }
 
 absl::Status ReverseEmitter::ApplyRule(Instruction &i) {
@@ -206,10 +369,7 @@ absl::Status ReverseEmitter::ApplyRule(Instruction &i) {
   Value *adjoint = TakeAdjoint(&i);
   // An arm that may be discarded: a zero adjoint contributes zero, even
   // where the partial is not finite (0 * NaN would poison the gradient).
-  unsigned opcode = i.getOpcode();
-  bool strongZero = opcode != Instruction::FAdd &&
-                    opcode != Instruction::FSub &&
-                    opcode != Instruction::FNeg && MayBeDiscarded(&i, *li_);
+  bool strongZero = NeedsStrongZero(i);
   for (unsigned k = 0; k < n && k < rule->partials.size(); ++k) {
     Value *op = operand(k);
     if (!rule->partials[k] || isa<Constant>(op) || !HoldsFloat(op->getType()))
@@ -725,8 +885,16 @@ absl::Status ReverseEmitter::visitShuffleVectorInst(ShuffleVectorInst &i) {
   unsigned n = inTy->getNumElements();
   Value *d[2] = {Constant::getNullValue(inTy), Constant::getNullValue(inTy)};
   ArrayRef<int> mask = i.getShuffleMask();
+  // Lanes the primal left poison (DefineVectorLanes gave them lane 0 of
+  // the first operand): dead, their adjoints dropped.
+  SmallVector<bool, 8> dead(mask.size(), false);
+  if (const MDNode *md = i.getMetadata(kDeadLanesMetadata))
+    for (const MDOperand &op : md->operands())
+      if (auto *c = mdconst::dyn_extract<ConstantInt>(op))
+        if (c->getZExtValue() < dead.size())
+          dead[c->getZExtValue()] = true;
   for (unsigned lane = 0; lane < mask.size(); ++lane) {
-    if (mask[lane] < 0)
+    if (mask[lane] < 0 || dead[lane])
       continue;
     unsigned src = unsigned(mask[lane]) / n, at = unsigned(mask[lane]) % n;
     Value *e = rb_.CreateExtractElement(a, lane);

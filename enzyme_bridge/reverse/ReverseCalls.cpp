@@ -404,6 +404,32 @@ bool ReverseEmitter::VisitReduction(IntrinsicInst &call) {
     AddAdjoint(vec, rb_.CreateVectorSplat(vt->getNumElements(), a));
     return true;
   }
+  if (id == Intrinsic::vector_reduce_fmul) {
+    // start * v0 * ... * v(n-1): each factor's adjoint is the adjoint
+    // times the product of the others, from prefix and suffix products
+    // (no division, so a zero lane is no NaN).
+    Value *a = TakeAdjoint(&call);
+    Value *start = Lookup(call.getArgOperand(0));
+    Value *vec = Lookup(call.getArgOperand(1));
+    unsigned n = cast<FixedVectorType>(vec->getType())->getNumElements();
+    SmallVector<Value *, 8> lanes, prefix(n + 1), suffix(n + 1);
+    for (unsigned j = 0; j < n; ++j)
+      lanes.push_back(rb_.CreateExtractElement(vec, j));
+    prefix[0] = start;
+    for (unsigned j = 0; j < n; ++j)
+      prefix[j + 1] = rb_.CreateFMul(prefix[j], lanes[j]);
+    suffix[n] = ConstantFP::get(call.getType(), 1.0);
+    for (unsigned j = n; j-- > 0;)
+      suffix[j] = rb_.CreateFMul(lanes[j], suffix[j + 1]);
+    AddAdjoint(call.getArgOperand(0), rb_.CreateFMul(a, suffix[0]));
+    Value *adjoint = Constant::getNullValue(vec->getType());
+    for (unsigned j = 0; j < n; ++j)
+      adjoint = rb_.CreateInsertElement(
+          adjoint,
+          rb_.CreateFMul(a, rb_.CreateFMul(prefix[j], suffix[j + 1])), j);
+    AddAdjoint(call.getArgOperand(1), adjoint);
+    return true;
+  }
   if (id != Intrinsic::vector_reduce_fmax &&
       id != Intrinsic::vector_reduce_fmin &&
       id != Intrinsic::vector_reduce_fmaximum &&

@@ -137,6 +137,11 @@ absl::Status RunExcludingFailedCandidates(
 /// constant memory (ReverseEmitter::ConstantMemorySink).
 inline constexpr const char *kConstantSinkMetadata = "autodiff.constant_sink";
 
+/// On a shufflevector of the differentiated body: the lanes whose mask
+/// element was poison in the primal (given a defined lane before
+/// differentiation); the reverse sweep drops their adjoints.
+inline constexpr const char *kDeadLanesMetadata = "autodiff.dead_lanes";
+
 /// Whether `v` makes the write-only arena that absorbs adjoints of
 /// constant arguments and inactive pointers (`__autodiff_sink_shadow`).
 bool IsSinkArena(const llvm::Value *v);
@@ -500,6 +505,9 @@ private:
   void ZeroSharedShadows();
   absl::Status MirrorBarrier(llvm::CallBase &call);
   absl::Status ApplyRule(llvm::Instruction &i);
+  void FindDiscardable();
+  void FindMaybeNonFinite();
+  bool NeedsStrongZero(const llvm::Instruction &i);
   absl::Status VisitAllocationCall(llvm::CallBase &call, int kind);
   absl::Status VisitMemoryIntrinsic(llvm::CallBase &call);
   /// The adjoint of copying `len` bytes from `primal_src` to `primal_dst`
@@ -598,6 +606,12 @@ private:
   /// Each block's primal instructions, before the emitter adds its own.
   llvm::DenseMap<llvm::BasicBlock *, std::vector<llvm::Instruction *>>
       primal_insts_;
+  /// Values whose adjoint may be zero because the primal discarded them
+  /// (FindDiscardable), computed on first need.
+  std::optional<llvm::DenseSet<const llvm::Value *>> discardable_;
+  /// Values that may hold a NaN or infinity the function computed
+  /// (FindMaybeNonFinite), with discardable_.
+  std::optional<llvm::DenseSet<const llvm::Value *>> maybe_non_finite_;
   /// Computed on first need (memory copies, integer accesses).
   std::optional<TypeInfo> types_;
   /// The same without typing integer copies by their own type: whether

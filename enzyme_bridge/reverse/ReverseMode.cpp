@@ -280,7 +280,9 @@ absl::Status ReverseEmitter::Prepare() {
 /// element, an insertelement into a poison vector) are dead there, but the
 /// reverse sweep multiplies whole vectors: a zero adjoint times a poison
 /// lane is poison, which reaches real adjoints (NaN gradients). Such lanes
-/// are given defined values instead, a refinement of the primal.
+/// are given defined values instead, a refinement of the primal. A
+/// shuffle's such lanes stay dead for the reverse sweep: their adjoints
+/// (0 * inf, say) go nowhere (kDeadLanesMetadata names them).
 static void DefineVectorLanes(Function &f) {
   for (BasicBlock &bb : f)
     for (Instruction &i : bb) {
@@ -288,14 +290,19 @@ static void DefineVectorLanes(Function &f) {
         if (isa<UndefValue>(sv->getOperand(0)))
           continue;
         SmallVector<int, 8> mask(sv->getShuffleMask());
-        bool changed = false;
-        for (int &m : mask)
-          if (m == PoisonMaskElem) {
-            m = 0;
-            changed = true;
+        SmallVector<Metadata *, 8> dead;
+        IntegerType *i32 = Type::getInt32Ty(f.getContext());
+        for (unsigned lane = 0; lane < mask.size(); ++lane)
+          if (mask[lane] == PoisonMaskElem) {
+            mask[lane] = 0;
+            dead.push_back(
+                ConstantAsMetadata::get(ConstantInt::get(i32, lane)));
           }
-        if (changed)
+        if (!dead.empty()) {
           sv->setShuffleMask(mask);
+          sv->setMetadata(kDeadLanesMetadata,
+                          MDNode::get(f.getContext(), dead));
+        }
       } else if (auto *ie = dyn_cast<InsertElementInst>(&i)) {
         if (isa<UndefValue>(ie->getOperand(0)) &&
             ie->getType()->getElementType()->isFloatingPointTy())
@@ -746,6 +753,7 @@ void ReverseEmitter::SimplifyLoops() {
 void ReverseEmitter::ComputeAnalyses() {
   se_.reset();
   activity_.reset();
+  discardable_.reset();
   blocks_.clear();
   primal_insts_.clear();
   loop_of_.clear();

@@ -1,0 +1,7 @@
+// discarded-arms.c vectorized for AVX2 with fast math: the guarded
+// product becomes a vector.reduce.fmul (no reverse rule before), and the
+// five-element loops' last vectors hold masked-off lanes that divide 0 by
+// 0 before a shuffle drops them (NaN gradients before).
+// REQUIRES: avx2
+// RUN: sh %testlib/run-c.sh %s -mavx2 -ffast-math
+#include "discarded-arms.c"
