@@ -118,6 +118,11 @@ struct SplitPoint {
 llvm::SmallVector<llvm::Function *, 4> Candidates(llvm::Module &m,
                                                   llvm::FunctionType *type);
 
+/// The candidates of `call` through a function pointer: those of its type,
+/// narrowed to what its vtable slot may hold when it is a virtual call
+/// (ReverseIndirectCalls.cpp).
+llvm::SmallVector<llvm::Function *, 4> CallCandidates(const llvm::CallBase &call);
+
 /// Candidates of calls through function pointers whose derivative could
 /// not be made (each with the reason): their arms of a dispatch stop the
 /// program with that reason instead (RunExcludingFailedCandidates).

@@ -166,6 +166,93 @@ SmallVector<Function *, 4> Candidates(Module &m, FunctionType *type) {
   return found;
 }
 
+namespace {
+
+/// The constant at byte `offset` of `init` (a vtable's initializer: a
+/// struct of arrays of pointers), or null.
+const Constant *ConstantAt(const Constant *init, uint64_t offset,
+                           const DataLayout &dl) {
+  for (unsigned depth = 0; init && depth < 8; ++depth) {
+    Type *t = init->getType();
+    if (auto *st = dyn_cast<StructType>(t)) {
+      const StructLayout *sl = dl.getStructLayout(st);
+      if (offset >= sl->getSizeInBytes())
+        return nullptr;
+      unsigned k = sl->getElementContainingOffset(offset);
+      offset -= sl->getElementOffset(k);
+      init = init->getAggregateElement(k);
+    } else if (auto *at = dyn_cast<ArrayType>(t)) {
+      uint64_t size = dl.getTypeAllocSize(at->getElementType());
+      if (!size || offset / size >= at->getNumElements())
+        return nullptr;
+      init = init->getAggregateElement(unsigned(offset / size));
+      offset %= size;
+    } else {
+      return offset == 0 ? init : nullptr;
+    }
+  }
+  return nullptr;
+}
+
+/// The functions a virtual call may reach, or nullopt when `call` is not
+/// one: its pointer is loaded `slot` bytes past a pointer loaded from
+/// memory (the object's vtable pointer), and each vtable of the module
+/// holds, `slot` bytes past each of its address points (the constants
+/// pointing into it that constructors store), the function that slot
+/// holds for its class.
+std::optional<SmallPtrSet<Function *, 8>> VirtualSlotTargets(
+    const CallBase &call) {
+  const auto *fp = dyn_cast<LoadInst>(call.getCalledOperand());
+  if (!fp)
+    return std::nullopt;
+  const Module &m = *call.getModule();
+  const DataLayout &dl = m.getDataLayout();
+  APInt slot(dl.getIndexTypeSizeInBits(fp->getPointerOperandType()), 0);
+  const Value *vptr = fp->getPointerOperand()->stripAndAccumulateConstantOffsets(
+      dl, slot, /*AllowNonInbounds=*/true);
+  if (!isa<LoadInst>(vptr) || slot.isNegative())
+    return std::nullopt;
+  SmallPtrSet<Function *, 8> targets;
+  for (const GlobalVariable &g : m.globals()) {
+    if (!g.hasDefinitiveInitializer() ||
+        !g.getValueType()->isAggregateType())
+      continue;
+    for (const User *u : g.users()) {
+      const auto *ce = dyn_cast<ConstantExpr>(u);
+      if (!ce)
+        continue;
+      APInt point(dl.getIndexTypeSizeInBits(g.getType()), 0);
+      if (ce->stripAndAccumulateConstantOffsets(dl, point, true) != &g ||
+          point.isNegative())
+        continue;
+      const Constant *at = ConstantAt(
+          g.getInitializer(), point.getZExtValue() + slot.getZExtValue(), dl);
+      if (auto *f = dyn_cast_or_null<Function>(
+              at ? at->stripPointerCasts() : nullptr))
+        targets.insert(const_cast<Function *>(f));
+    }
+  }
+  if (targets.empty())
+    return std::nullopt;
+  return targets;
+}
+
+} // namespace
+
+SmallVector<Function *, 4> CallCandidates(const CallBase &call) {
+  SmallVector<Function *, 4> found =
+      Candidates(*const_cast<Module *>(call.getModule()),
+                 call.getFunctionType());
+  std::optional<SmallPtrSet<Function *, 8>> slot = VirtualSlotTargets(call);
+  if (!slot)
+    return found;
+  SmallVector<Function *, 4> narrowed;
+  for (Function *f : found)
+    if (slot->count(f))
+      narrowed.push_back(f);
+  return narrowed.empty() ? found : narrowed;
+}
+
 bool ReverseEmitter::DispatchIndirectCalls() {
   SmallVector<CallBase *, 4> calls;
   for (BasicBlock &bb : out_)
@@ -184,8 +271,7 @@ bool ReverseEmitter::DispatchIndirectCalls() {
     }
   bool changed = false;
   for (CallBase *call : calls) {
-    SmallVector<Function *, 4> candidates =
-        Candidates(*out_.getParent(), call->getFunctionType());
+    SmallVector<Function *, 4> candidates = CallCandidates(*call);
     if (candidates.empty())
       continue; // The emitter reports it.
     Dispatch(*call, candidates, req_.fn->getName().str(), excluded_,

@@ -441,7 +441,6 @@ void ReverseEmitter::ComputeActivity() {
 /// the module; with `through_pointers`, also through calls by function
 /// pointer, which may reach any address-taken function of their type.
 static bool IsRecursive(Function &f, bool through_pointers = true) {
-  DenseMap<FunctionType *, SmallVector<Function *, 4>> byType;
   SmallPtrSet<Function *, 16> seen;
   SmallVector<Function *, 16> work = {&f};
   while (!work.empty()) {
@@ -458,10 +457,7 @@ static bool IsRecursive(Function &f, bool through_pointers = true) {
           callees.push_back(callee);
         else if (through_pointers &&
                  !isa<Function>(call->getCalledOperand()->stripPointerCasts())) {
-          auto [it, fresh] = byType.try_emplace(call->getFunctionType());
-          if (fresh)
-            it->second = Candidates(*f.getParent(), call->getFunctionType());
-          callees = it->second;
+          callees = CallCandidates(*call);
         }
         for (Function *callee : callees) {
           if (callee->isDeclaration())
