@@ -121,9 +121,10 @@ struct ToolOptions {
   cl::opt<std::string> derivative_fast_math{
       "derivative-fast-math",
       cl::desc("Fast-math flags for the arithmetic of derivatives (tangents "
-               "and adjoints; the primal's own keeps its flags): none "
-               "(default), fast, or a comma-separated list of reassoc, "
-               "nnan, ninf, nsz, arcp, contract, afn"),
+               "and adjoints; the primal's own keeps its flags): none, "
+               "fast, or a comma-separated list of reassoc, nnan, ninf, "
+               "nsz, arcp, contract, afn (default: reassoc,nsz,arcp,"
+               "contract)"),
       cl::value_desc("flags"), cl::cat(tool)};
   cl::opt<bool> no_undo_log{
       "no-undo-log",
