@@ -114,12 +114,6 @@ FieldsOfFixedCopy(const MemoryTypes &mt, uint64_t bytes, const DataLayout &dl) {
   // be unknown (a float the analysis did not see would lose its adjoint).
   std::vector<CopiedField> fields;
   uint64_t covered = 0, maxSize = 1;
-  // Floats somewhere (an entry for every offset: an array field indexed at
-  // run time): an integer entry then covers no more than an integer's
-  // bytes, not every byte up to the next entry, which may be those floats.
-  auto every = mt.at.find(-1);
-  bool floats_somewhere =
-      every != mt.at.end() && every->second.kind == BaseType::Float;
   auto isPadding = [](uint64_t gap, uint64_t nextOffset, uint64_t align) {
     return gap == 0 || gap < 4 || (gap < align && nextOffset % align == 0);
   };
@@ -160,8 +154,10 @@ FieldsOfFixedCopy(const MemoryTypes &mt, uint64_t bytes, const DataLayout &dl) {
       auto next = std::next(it);
       uint64_t to = next == mt.at.end() ? bytes
                                         : std::min<uint64_t>(next->first, bytes);
-      if (floats_somewhere)
-        to = std::min<uint64_t>(to, at + 8);
+      // No integer is wider than 8 bytes: what lies beyond an integer
+      // field that no fact describes may be floats (the other elements
+      // of a copied array of {double; int64} records).
+      to = std::min<uint64_t>(to, at + 8);
       covered = std::max(covered, to);
       continue;
     }
@@ -636,13 +632,16 @@ public:
       out.push_back(p);
       return out;
     };
-    auto join = [&](const Value *a, const Value *b, uint64_t bytes) {
+    // (A memcpy lays periodic facts out over the bytes it copies: every
+    // element of an array of records copied whole.)
+    auto join = [&](const Value *a, const Value *b, uint64_t bytes,
+                    uint64_t span) {
       SmallVector<Place, 4> ds = sides(LocatePlace(a, dl_)),
                             ss = sides(LocatePlace(b, dl_));
       bool changed = false;
       for (const Place &x : ds)
         for (const Place &y : ss)
-          changed |= Copy(y, x, bytes) | Copy(x, y, bytes);
+          changed |= Copy(y, x, bytes, span) | Copy(x, y, bytes, span);
       return changed;
     };
     for (int round = 0; round < 4; ++round) {
@@ -650,13 +649,13 @@ public:
       for (const Instruction &i : instructions(f_))
         if (const auto *mt = dyn_cast<MemTransferInst>(&i)) {
           const auto *len = dyn_cast<ConstantInt>(mt->getLength());
-          changed |= join(mt->getRawDest(), mt->getRawSource(),
-                          len && len->getBitWidth() <= 64 ? len->getZExtValue()
-                                                          : 0);
+          uint64_t bytes =
+              len && len->getBitWidth() <= 64 ? len->getZExtValue() : 0;
+          changed |= join(mt->getRawDest(), mt->getRawSource(), bytes, bytes);
         }
       for (const CopySides &c : joined)
         for (size_t k = 1; k < c.sides.size(); ++k)
-          changed |= join(c.sides[0], c.sides[k], c.bytes);
+          changed |= join(c.sides[0], c.sides[k], c.bytes, 0);
 
       if (!changed)
         break;
@@ -732,11 +731,14 @@ public:
   /// What is known at `from` holds at `to` (a copy between them).
   /// (Only the `bytes` copied, when known: the int field copied out of a
   /// record says nothing of the double that follows it.)
-  bool Copy(const Place &from, const Place &to, uint64_t bytes) {
+  /// `span`: the bytes over which periodic facts are laid out (an array
+  /// of records copied whole by one memcpy), or 0.
+  bool Copy(const Place &from, const Place &to, uint64_t bytes,
+            uint64_t span = 0) {
     auto it = objects_.find(from.obj);
     if (it == objects_.end())
       return false;
-    MemoryTypes src = Materialize(it->second, from);
+    MemoryTypes src = Materialize(it->second, from, span);
     bool changed = false;
     for (const auto &[rel, b] : src.at) {
       if (rel < -1 || (bytes && rel >= 0 && uint64_t(rel) >= bytes))

@@ -24,6 +24,7 @@
 #include "support/StatusMacros.h"
 
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -242,8 +243,11 @@ static bool LeavesLanesOut(const Value &v) {
 
 /// The values of the body whose adjoint may be exactly zero because the
 /// primal computed them and then discarded them: arms of a select, inputs
-/// of a phi that joins branches (not a loop's header), vector lanes a
-/// shuffle or an extraction leaves out, and what those are computed from.
+/// of a phi that joins branches (not a loop's header), the operands of a
+/// minimum or maximum, vector lanes a shuffle, an extraction or a masked
+/// store leaves out, values hoisted above the guard of their uses (used
+/// in a block that does not always follow theirs), values stored to
+/// memory, and what those are computed from.
 /// Code that computes both arms and keeps one (`x < 0 ? -pow(-x, 1/3) :
 /// pow(x, 1/3)`, `if (a > 0.5) s += sqrt(a)` as `select(c, s + sqrt(a),
 /// s)`, a vectorized loop's lanes past the end, masked off and divided by
@@ -258,8 +262,61 @@ void ReverseEmitter::FindDiscardable() {
         discardable_->insert(v).second)
       work.push_back(v);
   };
+  // Hoisted code: a value used in a block that does not always follow
+  // its own (`1 / d` hoisted out of a guarded loop body) may be computed
+  // and never used.
+  PostDominatorTree pdt(out_);
   for (BasicBlock *bb : blocks_)
     for (Instruction *i : primal_insts_[bb]) {
+      if (!i->getType()->isFPOrFPVectorTy())
+        continue;
+      for (const User *u : i->users()) {
+        const auto *ui = dyn_cast<Instruction>(u);
+        if (ui && ui->getParent() != bb && !isa<PHINode>(ui) &&
+            !pdt.dominates(ui->getParent(), bb)) {
+          add(i);
+          break;
+        }
+      }
+    }
+  for (BasicBlock *bb : blocks_)
+    for (Instruction *i : primal_insts_[bb]) {
+      // A value stored to memory may never be read back, or read and
+      // then discarded (a Vec of square roots filtered by is_nan).
+      if (auto *st = dyn_cast<StoreInst>(i)) {
+        add(st->getValueOperand());
+        continue;
+      }
+      // The lanes a masked store leaves out; the operand a minimum or
+      // maximum does not choose (fmin(a, sqrt(b)) at b < 0 is a).
+      if (auto *ii = dyn_cast<IntrinsicInst>(i)) {
+        switch (ii->getIntrinsicID()) {
+        case Intrinsic::masked_store:
+        case Intrinsic::masked_scatter:
+          add(ii->getArgOperand(0));
+          break;
+        case Intrinsic::minnum:
+        case Intrinsic::maxnum:
+        case Intrinsic::minimum:
+        case Intrinsic::maximum:
+        case Intrinsic::minimumnum:
+        case Intrinsic::maximumnum:
+          add(ii->getArgOperand(0));
+          add(ii->getArgOperand(1));
+          break;
+        default:
+          break;
+        }
+      } else if (auto *call = dyn_cast<CallInst>(i)) {
+        Function *callee = call->getCalledFunction();
+        StringRef name = callee ? callee->getName() : "";
+        if (call->arg_size() == 2 &&
+            (name == "fmin" || name == "fmax" || name == "fminf" ||
+             name == "fmaxf")) {
+          add(call->getArgOperand(0));
+          add(call->getArgOperand(1));
+        }
+      }
       if (auto *sel = dyn_cast<SelectInst>(i)) {
         add(sel->getTrueValue());
         add(sel->getFalseValue());

@@ -771,6 +771,7 @@ void ReverseEmitter::ComputeAnalyses() {
     if (auto *ret = dyn_cast<ReturnInst>(bb->getTerminator()))
       returns_.push_back(ret);
   }
+  FindDiscardable(); // On the primal's control flow alone.
 }
 
 absl::Status ReverseEmitter::Unsupported(Instruction &i,

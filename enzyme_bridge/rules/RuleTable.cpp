@@ -283,12 +283,12 @@ std::vector<DerivativeRule> BuildTable() {
   t.Math("fabs", {SignX});
   t.Math("copysign", {Mul(SignX, Call("copysign", C(1), Y)), C(0)});
 
-  // Minimum and maximum: the derivative of the chosen operand; on a tie the
-  // first operand is chosen. (A NaN operand makes the comparison false.)
-  const Partials Min = {Select(RuleCmp::LE, X, Y, C(1), C(0)),
-                        Select(RuleCmp::LE, X, Y, C(0), C(1))};
-  const Partials Max = {Select(RuleCmp::GE, X, Y, C(1), C(0)),
-                        Select(RuleCmp::GE, X, Y, C(0), C(1))};
+  // Minimum and maximum: the derivative of the operand the result is; on a
+  // tie the first. (fmax(x, NaN) and maxnum are x: comparing x with y
+  // would give the NaN operand the derivative.)
+  const Partials Min = {Select(RuleCmp::EQ, X, R, C(1), C(0)),
+                        Select(RuleCmp::EQ, X, R, C(0), C(1))};
+  const Partials Max = Min;
   t.Intrinsic("llvm.minnum", Min);
   t.Intrinsic("llvm.minimum", Min);
   t.Intrinsic("llvm.minimumnum", Min);

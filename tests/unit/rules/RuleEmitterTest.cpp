@@ -326,7 +326,7 @@ TEST_F(RuleEmitterTest, FabsUsesCopysign) {
   EXPECT_EQ(Callee(sign), "llvm.copysign.f64");
 }
 
-TEST_F(RuleEmitterTest, FminSelectsOnOrderedLessOrEqual) {
+TEST_F(RuleEmitterTest, FminSelectsTheOperandThatIsTheResult) {
   ASSERT_NO_FATAL_FAILURE(Parse(R"(
     declare double @fmin(double, double)
     define double @f(double %a, double %b, double %t0, double %t1) {
@@ -334,11 +334,15 @@ TEST_F(RuleEmitterTest, FminSelectsOnOrderedLessOrEqual) {
       ret double %r
     })"));
   Tangent();
-  unsigned ole = 0;
+  // fmin(a, NaN) is a: the derivative goes to the operand equal to the
+  // result, not to the smaller one by an ordered comparison.
+  unsigned oeq = 0;
   for (llvm::Instruction &i : f_->getEntryBlock())
     if (auto *cmp = llvm::dyn_cast<llvm::FCmpInst>(&i))
-      ole += cmp->getPredicate() == llvm::CmpInst::FCMP_OLE;
-  EXPECT_EQ(ole, 2u);
+      oeq += cmp->getPredicate() == llvm::CmpInst::FCMP_OEQ &&
+             cmp->getOperand(0) == f_->getArg(0) &&
+             llvm::isa<llvm::CallInst>(cmp->getOperand(1));
+  EXPECT_EQ(oeq, 2u);
   EXPECT_EQ(Count(llvm::Instruction::Select), 2u);
 }
 

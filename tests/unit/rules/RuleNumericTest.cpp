@@ -16,6 +16,7 @@
 #include <cctype>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -433,7 +434,7 @@ TEST(RuleTableTest, PrintsExpressions) {
   EXPECT_EQ(RuleExprToString(*FindRuleByName("fdiv")->partials[1]),
             "-(Result / Op1)");
   EXPECT_EQ(RuleExprToString(*FindRuleByName("fmin")->partials[0]),
-            "(Op0 <= Op1 ? 1 : 0)");
+            "(Op0 == Result ? 1 : 0)");
 }
 
 TEST(RuleTableTest, EvaluatesSpecialPoints) {
@@ -448,6 +449,12 @@ TEST(RuleTableTest, EvaluatesSpecialPoints) {
   const DerivativeRule &fmax = *FindRuleByName("llvm.maxnum");
   EXPECT_EQ(EvaluatePartial(fmax, 0, {1.0, 1.0}, 1.0), 1.0);
   EXPECT_EQ(EvaluatePartial(fmax, 1, {1.0, 1.0}, 1.0), 0.0);
+  // A NaN operand is not the result (fmax(x, NaN) = x): no derivative.
+  double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(EvaluatePartial(fmax, 0, {1.0, nan}, 1.0), 1.0);
+  EXPECT_EQ(EvaluatePartial(fmax, 1, {1.0, nan}, 1.0), 0.0);
+  EXPECT_EQ(EvaluatePartial(fmin, 0, {nan, 2.0}, 2.0), 0.0);
+  EXPECT_EQ(EvaluatePartial(fmin, 1, {nan, 2.0}, 2.0), 1.0);
   // |x| has slope sign(x), also at signed zeros.
   const DerivativeRule &fabs = *FindRuleByName("fabs");
   EXPECT_EQ(EvaluatePartial(fabs, 0, {-0.0}, 0.0), -1.0);
