@@ -26,13 +26,15 @@ namespace autodiff {
 
 /// Computation through which a zero adjoint reaches the operands: the
 /// floating-point arithmetic, conversions and math calls of the rule
-/// table.
+/// table, and moves between vector lanes (two scalars packed into a
+/// vector for one maxnum).
 static bool PassesZero(const Value *v) {
   const auto *i = dyn_cast<Instruction>(v);
   if (!i || !i->getType()->isFPOrFPVectorTy())
     return false;
   if (isa<UnaryOperator>(i) || isa<BinaryOperator>(i) || isa<FPExtInst>(i) ||
-      isa<FPTruncInst>(i))
+      isa<FPTruncInst>(i) || isa<InsertElementInst>(i) ||
+      isa<ExtractElementInst>(i) || isa<ShuffleVectorInst>(i))
     return true;
   const auto *call = dyn_cast<CallInst>(i);
   return call && FindRule(*call);

@@ -13,6 +13,7 @@ Res3 r_max2(double, double, double);
 Res3 r_min2(double, double, double);
 double r_maxln(const double *, long, double *, long, double);
 double r_ln_gt(const double *, long, double *, long, double);
+double r_sqrt_max(const double *, long, double *, long, double);
 /* Only at opt-level 3 (records-O3.specs). */
 __attribute__((weak)) double r_vec_notnan(const double *, long, double *,
                                           long, double);
@@ -61,6 +62,11 @@ int main(int argc, char **argv) {
   check("ln_gt", r_ln_gt(w, 5, dw, 5, 1.0), log(2.0) + log(4.0));
   for (int i = 0; i < 5; ++i)
     check("d ln_gt", dw[i], i == 1 ? 0.5 : i == 4 ? 0.25 : 0);
+  double u[6] = {2, -1, 0.5, 3, -2, 4}, du[6] = {0};
+  r_sqrt_max(u, 6, du, 6, 1.0);
+  for (int i = 0; i < 6; ++i) /* 0.5 / sqrt(a) + (a > 1 ? 1 / a : 0) */
+    check("d sqrt_max", du[i],
+          u[i] > 0 ? 0.5 / sqrt(u[i]) + (u[i] > 1 ? 1 / u[i] : 0) : 0);
   if (r_vec_notnan) {
     double v[3] = {4, -1, 1}, dv[3] = {0};
     check("vec_notnan", r_vec_notnan(v, 3, dv, 3, 1.0), 3);
