@@ -91,7 +91,8 @@ struct TypeInfo::FieldIndex {
         start = from.off;
       }
     }
-    if (!base || step <= 1)
+    // (A walk from null or a constant address is no object's.)
+    if (!base || step <= 1 || isa<Constant>(base))
       return p;
     return Place{base, -1, step, (start + p.off) % step};
   }
