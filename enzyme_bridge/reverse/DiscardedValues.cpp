@@ -60,6 +60,16 @@ static bool AlwaysReaches(const Value *v, const BasicBlock *from,
   return false;
 }
 
+SmallVector<bool, 16> DeadShuffleLanes(const ShuffleVectorInst &sv) {
+  SmallVector<bool, 16> dead(sv.getShuffleMask().size(), false);
+  if (const MDNode *md = sv.getMetadata(kDeadLanesMetadata))
+    for (const MDOperand &op : md->operands())
+      if (auto *c = mdconst::dyn_extract<ConstantInt>(op))
+        if (c->getZExtValue() < dead.size())
+          dead[c->getZExtValue()] = true;
+  return dead;
+}
+
 /// Whether only shuffles and extractions use vector `v`, and together
 /// they leave some of its lanes out.
 static bool LeavesLanesOut(const Value &v) {
@@ -81,12 +91,7 @@ static bool LeavesLanesOut(const Value &v) {
     if (!sv || sv->getOperand(0)->getType() != vt)
       return false;
     unsigned base = u.getOperandNo() == 0 ? 0 : n;
-    SmallVector<bool, 16> dead(sv->getShuffleMask().size(), false);
-    if (const MDNode *md = sv->getMetadata(kDeadLanesMetadata))
-      for (const MDOperand &op : md->operands())
-        if (auto *c = mdconst::dyn_extract<ConstantInt>(op))
-          if (c->getZExtValue() < dead.size())
-            dead[c->getZExtValue()] = true;
+    SmallVector<bool, 16> dead = DeadShuffleLanes(*sv);
     ArrayRef<int> mask = sv->getShuffleMask();
     for (unsigned lane = 0; lane < mask.size(); ++lane)
       if (!dead[lane] && mask[lane] >= int(base) && mask[lane] < int(base + n))
@@ -259,8 +264,7 @@ bool ReverseEmitter::NeedsStrongZero(const Instruction &i) {
   if (opcode == Instruction::FAdd || opcode == Instruction::FSub ||
       opcode == Instruction::FNeg)
     return false; // Partials of plus or minus one.
-  if (!discardable_)
-    FindDiscardable();
+  // (ComputeAnalyses found them, on the primal's control flow.)
   if (!discardable_->count(&i))
     return false;
   return MakesNonFinite(i) || any_of(i.operands(), [&](const Value *op) {

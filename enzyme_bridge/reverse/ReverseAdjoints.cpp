@@ -701,12 +701,7 @@ absl::Status ReverseEmitter::visitShuffleVectorInst(ShuffleVectorInst &i) {
   ArrayRef<int> mask = i.getShuffleMask();
   // Lanes the primal left poison (DefineVectorLanes gave them lane 0 of
   // the first operand): dead, their adjoints dropped.
-  SmallVector<bool, 8> dead(mask.size(), false);
-  if (const MDNode *md = i.getMetadata(kDeadLanesMetadata))
-    for (const MDOperand &op : md->operands())
-      if (auto *c = mdconst::dyn_extract<ConstantInt>(op))
-        if (c->getZExtValue() < dead.size())
-          dead[c->getZExtValue()] = true;
+  SmallVector<bool, 16> dead = DeadShuffleLanes(i);
   for (unsigned lane = 0; lane < mask.size(); ++lane) {
     if (mask[lane] < 0 || dead[lane])
       continue;

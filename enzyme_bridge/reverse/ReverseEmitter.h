@@ -147,6 +147,10 @@ inline constexpr const char *kConstantSinkMetadata = "autodiff.constant_sink";
 /// differentiation); the reverse sweep drops their adjoints.
 inline constexpr const char *kDeadLanesMetadata = "autodiff.dead_lanes";
 
+/// Per lane of `sv`'s result, whether kDeadLanesMetadata names it dead
+/// (DiscardedValues.cpp).
+llvm::SmallVector<bool, 16> DeadShuffleLanes(const llvm::ShuffleVectorInst &sv);
+
 /// Whether `v` makes the write-only arena that absorbs adjoints of
 /// constant arguments and inactive pointers (`__autodiff_sink_shadow`).
 bool IsSinkArena(const llvm::Value *v);
